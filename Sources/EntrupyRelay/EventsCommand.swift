@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import RelayApp
+import RelayStore
+
+struct EventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Inspect received webhooks.",
+        subcommands: [List.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List received webhooks, newest first.")
+
+        @Option(help: "How many events to show (1 to 10000).")
+        var limit: Int = 50
+
+        @Flag(help: "Print a JSON array instead of a table.")
+        var json = false
+
+        func validate() throws {
+            guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000") }
+        }
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let limit = self.limit
+            let events: [WebhookEventRecord]
+            do {
+                events = try await DatabaseClientFactory.withClient(environment.settings.database, logger: logger) { client in
+                    try await PostgresWebhookEventRepository(client: client, logger: logger).list(limit: limit)
+                }
+            } catch {
+                CommandEnvironment.fail("cannot read events: \(PostgresErrorText.describe(error))")
+            }
+            print(json ? try OutputFormat.json(events) : OutputFormat.table(events))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import RelayApp
+import RelayCore
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the HTTP server: the webhook receiver, /healthz, /readyz and /metrics."
+    )
+
+    @Option(help: "Address to listen on (overrides HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (overrides PORT; default 8080).")
+    var port: Int?
+
+    func run() async throws {
+        let environment = try CommandEnvironment(receiving: true)
+        var settings = environment.settings
+        if let host { settings.host = host }
+        if let port {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+            settings.port = port
+        }
+        let catalog = try environment.migrationCatalog()
+        let registry = MetricsBootstrap.prometheus()
+        let logger = environment.logger
+        let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
+        let server = RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger)
+        logger.info("starting", metadata: [
+            "address": "\(settings.host):\(settings.port)", "database": "\(settings.database)",
+            "entrupy_secrets": "\(settings.entrupyWebhookSecrets.count)",
+            "standard_webhook_secrets": "\(settings.standardWebhookSecrets.count)",
+        ])
+        try await server.run(logger: logger)
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,41 @@
+import Logging
+import NIOSSL
+import PostgresNIO
+import RelayCore
+
+/// Builds the PostgreSQL pool from `DATABASE_URL`, and runs a block with a live pool for the
+/// one-shot commands (`migrate`, `events list`).
+public enum DatabaseClientFactory {
+    public static func makeClient(_ url: DatabaseURL, poolSize: Int, logger: Logger) throws -> PostgresClient {
+        let tls: PostgresClient.Configuration.TLS
+        switch url.tlsMode {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(.makeClientConfiguration())
+        case .require: tls = .require(.makeClientConfiguration())
+        }
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.username, password: url.password,
+            database: url.database, tls: tls
+        )
+        configuration.options.maximumConnections = poolSize
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs `body` while the pool runs, then shuts the pool down.
+    public static func withClient<T: Sendable>(
+        _ url: DatabaseURL, logger: Logger, _ body: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        // A one-shot command has nothing to say about pool housekeeping below errors.
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .error)
+        let client = try makeClient(url, poolSize: 4, logger: quiet)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { await client.run(); return nil }
+            defer { group.cancelAll() }
+            let result = try await body(client)
+            return result
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Logging
+import PostgresNIO
+import RelayCore
+import RelayHTTP
+import RelayStore
+
+/// Ready when the database answers within a second and every migration this build knows
+/// has been applied (a replica started before `migrate` ran is not ready).
+public struct DatabaseReadinessCheck: ReadinessCheck {
+    let client: PostgresClient
+    let catalog: MigrationCatalog
+    let logger: Logger
+
+    public init(client: PostgresClient, catalog: MigrationCatalog, logger: Logger) {
+        self.client = client
+        self.catalog = catalog
+        self.logger = logger
+    }
+
+    public func check() async -> ReadinessReport {
+        let migrator = Migrator(client: client, logger: logger)
+        do {
+            let applied = try await withDeadline(.seconds(1)) { try await migrator.applied() }
+            let missing = Set(catalog.migrations.map(\.version)).subtracting(applied.map(\.version))
+            if missing.isEmpty {
+                return ReadinessReport(ready: true, checks: ["database": "ok", "migrations": "ok"])
+            }
+            return ReadinessReport(ready: false, checks: [
+                "database": "ok",
+                "migrations": "pending: \(missing.sorted().map(String.init).joined(separator: ", ")); run entrupy-relay migrate",
+            ])
+        } catch {
+            logger.warning("readiness: database check failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            return ReadinessReport(ready: false, checks: ["database": "unreachable"])
+        }
+    }
+}

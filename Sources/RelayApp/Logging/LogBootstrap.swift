@@ -1,0 +1,27 @@
+import Logging
+import RelayCore
+import Synchronization
+
+/// Sets up swift-log once per process: JSON lines (`LOG_FORMAT=json`, the default) or
+/// swift-log's plain text (`LOG_FORMAT=text`), at `LOG_LEVEL`.
+public enum LogBootstrap {
+    private static let done = Mutex(false)
+
+    public static func bootstrap(level: LogLevelName, format: String?) {
+        let first = done.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        let swiftLevel = Logger.Level(rawValue: level.rawValue) ?? .info
+        if format?.lowercased() == "text" {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = swiftLevel
+                return handler
+            }
+        } else {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label, logLevel: swiftLevel) }
+        }
+    }
+}

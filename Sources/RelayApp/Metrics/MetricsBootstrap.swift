@@ -1,0 +1,27 @@
+import CoreMetrics
+import Metrics
+import Prometheus
+import Synchronization
+
+/// Points swift-metrics at one Prometheus registry for the whole process (the metrics
+/// system can be bootstrapped only once), and returns that registry for `/metrics`.
+public enum MetricsBootstrap {
+    private static let registry = Mutex<PrometheusCollectorRegistry?>(nil)
+
+    public static func prometheus() -> PrometheusCollectorRegistry {
+        registry.withLock { existing in
+            if let existing { return existing }
+            let created = PrometheusCollectorRegistry()
+            var factory = PrometheusMetricsFactory(registry: created)
+            factory.defaultDurationHistogramBuckets = [
+                .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+            ]
+            factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576]
+            MetricsSystem.bootstrap(factory)
+            existing = created
+            return created
+        }
+    }
+}

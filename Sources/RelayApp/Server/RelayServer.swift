@@ -1,0 +1,69 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+import Prometheus
+import RelayCore
+import RelayHTTP
+import RelayStore
+import ServiceLifecycle
+
+/// Wires the `serve` process: the HTTP application and the services it needs, in the order
+/// a `ServiceGroup` must start them. The group stops them in reverse on SIGTERM: the HTTP
+/// server first (no new requests, in-flight ones finish), then the ingestor (drains its
+/// queue), then the database pool.
+public struct RelayServer {
+    public let application: Application<RouterResponder<RelayRequestContext>>
+    public let ingestor: GroupCommitIngestor
+    public let client: PostgresClient
+
+    public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
+                registry: PrometheusCollectorRegistry, logger: Logger,
+                onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
+        self.client = client
+        let repository = PostgresWebhookEventRepository(client: client, logger: logger)
+        ingestor = GroupCommitIngestor(
+            repository: repository, writers: settings.ingestWriters, maxBatch: settings.ingestMaxBatch,
+            storeTimeout: .milliseconds(settings.storeTimeoutMilliseconds), logger: logger
+        )
+        let verifier = WebhookVerifier(
+            entrupySecrets: settings.entrupyWebhookSecrets, standardSecrets: settings.standardWebhookSecrets,
+            tolerance: Double(settings.standardWebhookToleranceSeconds)
+        )
+
+        let router = Router(context: RelayRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
+        router.add(middleware: MetricsMiddleware<RelayRequestContext>())
+        WebhookController(
+            verifier: verifier, ingestor: ingestor,
+            addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
+            maxBodyBytes: settings.webhookMaxBodyBytes,
+            storeDeadline: .milliseconds(settings.storeTimeoutMilliseconds)
+        ).addRoutes(to: router)
+        HealthController(
+            readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger),
+            registry: registry
+        ).addRoutes(to: router)
+
+        application = Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+
+    /// Everything `serve` runs, in start order.
+    public var services: [any Service] { [client, ingestor, application] }
+
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
+    public func run(logger: Logger) async throws {
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await group.run()
+    }
+}

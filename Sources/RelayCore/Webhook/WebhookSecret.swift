@@ -1,0 +1,26 @@
+import Foundation
+
+/// A configured signing key. The bytes never leave this type except into an HMAC key,
+/// and `description` never prints them, so logging a configuration cannot leak a secret.
+public struct WebhookSecret: Sendable, CustomStringConvertible {
+    public let keyBytes: [UInt8]
+
+    public init(keyBytes: [UInt8]) {
+        self.keyBytes = keyBytes
+    }
+
+    /// An Entrupy subscription secret: the UTF-8 bytes of the string the customer chose.
+    public static func entrupy(_ text: String) -> WebhookSecret {
+        WebhookSecret(keyBytes: Array(text.utf8))
+    }
+
+    /// A Standard Webhooks secret: `whsec_` followed by base64, as the reference libraries take it.
+    /// The prefix is optional, the base64 is not.
+    public static func standardWebhooks(_ text: String) -> WebhookSecret? {
+        let body = text.hasPrefix("whsec_") ? text.dropFirst(6) : Substring(text)
+        guard let bytes = Base64Bytes.decode(body), !bytes.isEmpty else { return nil }
+        return WebhookSecret(keyBytes: bytes)
+    }
+
+    public var description: String { "WebhookSecret(redacted, \(keyBytes.count) bytes)" }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+import RelayCore
+import RelayStore
+
+/// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.
+/// Nothing unverified is stored; nothing verified is dropped; 2xx only after the commit.
+public struct WebhookController: Sendable {
+    /// Headers kept with each stored event: enough to audit the delivery, never our secrets.
+    static let keptHeaders: [HTTPField.Name] = [
+        .contentType, .userAgent, .contentLength,
+        HTTPField.Name("Entrupy-Signature")!, HTTPField.Name("X-Entrupy-Signature")!,
+        HTTPField.Name("webhook-id")!, HTTPField.Name("webhook-timestamp")!, HTTPField.Name("webhook-signature")!,
+        HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
+    ]
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    let verifier: WebhookVerifier
+    let ingestor: GroupCommitIngestor
+    let addressResolver: ClientAddressResolver
+    let maxBodyBytes: Int
+    let storeDeadline: Duration
+    let retryAfterSeconds: Int
+    let metrics = WebhookOutcome.Counters()
+
+    public init(verifier: WebhookVerifier, ingestor: GroupCommitIngestor, addressResolver: ClientAddressResolver,
+                maxBodyBytes: Int, storeDeadline: Duration, retryAfterSeconds: Int = 5) {
+        self.verifier = verifier
+        self.ingestor = ingestor
+        self.addressResolver = addressResolver
+        self.maxBodyBytes = maxBodyBytes
+        self.storeDeadline = storeDeadline
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.post("/webhooks/entrupy", use: receive)
+    }
+
+    struct Accepted: ResponseEncodable {
+        let id: Int64
+        let duplicate: Bool
+    }
+
+    @Sendable func receive(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        let client = addressResolver.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+        var logger = context.logger
+        logger[metadataKey: "client"] = .string(client ?? "unknown")
+
+        // Refuse an announced oversize body before reading a byte of it.
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
+            metrics.record(.tooLarge, since: start)
+            logger.warning("webhook refused: body too large", metadata: ["declared_bytes": "\(declared)"])
+            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            metrics.record(.tooLarge, since: start)
+            logger.warning("webhook refused: streamed body too large")
+            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
+        }
+        let body = Array(buffer.readableBytesView)
+        metrics.bodyBytes.record(body.count)
+
+        let headers = Self.lowercasedHeaders(request.headers)
+        let verification = verifier.verify(body: body, headers: headers)
+        guard case .verified(let scheme) = verification else {
+            metrics.record(.unauthorized, since: start)
+            logger.warning("webhook refused: signature", metadata: ["reason": "\(verification.label)"])
+            throw APIError(.unauthorized, Self.message(for: verification))
+        }
+
+        let parsed = WebhookPayloadParser.parse(body: body, headers: headers)
+        let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: scheme, headers: headers,
+                                    clientAddress: client, requestID: context.requestID)
+        let result: IngestResult
+        do {
+            let ingestor = self.ingestor
+            result = try await withDeadline(storeDeadline) { try await ingestor.ingest(event) }
+        } catch {
+            metrics.record(.unavailable, since: start)
+            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            var retry = HTTPFields()
+            retry[.retryAfter] = String(retryAfterSeconds)
+            throw APIError(.serviceUnavailable, "the event could not be stored; retry later", headers: retry)
+        }
+
+        metrics.record(result.duplicate ? .duplicate : .accepted, since: start)
+        logger.info("webhook stored", metadata: [
+            "event_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
+            "event_type": "\(parsed.identifiers.eventType ?? "-")",
+        ])
+        return try Accepted(id: result.id, duplicate: result.duplicate).response(from: request, context: context)
+    }
+
+    static func lowercasedHeaders(_ fields: HTTPFields) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in keptHeaders {
+            let values = fields[values: name]
+            if !values.isEmpty { out[name.canonicalName] = values.joined(separator: ", ") }
+        }
+        return out
+    }
+
+    static func message(for outcome: VerificationOutcome) -> String {
+        switch outcome {
+        case .missingSignature: "missing signature: send Entrupy-Signature (or webhook-signature)"
+        case .staleTimestamp: "webhook-timestamp is outside the allowed tolerance"
+        case .invalidSignature(let reason): "invalid signature: \(reason)"
+        case .verified: "verified"
+        }
+    }
+}

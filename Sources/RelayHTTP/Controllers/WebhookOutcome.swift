@@ -1,0 +1,32 @@
+import Metrics
+
+/// How a webhook request ended, as counted in `relay_webhook_requests_total{outcome}`.
+public enum WebhookOutcome: String, CaseIterable, Sendable {
+    case accepted, duplicate, unauthorized, tooLarge = "too_large", unavailable
+
+    /// One pre-made counter per outcome, so the hot path does no label lookups.
+    struct Counters: Sendable {
+        let counters: [WebhookOutcome: Counter]
+        let durations: [WebhookOutcome: Metrics.Timer]
+        let bodyBytes = Recorder(label: "relay_webhook_body_bytes")
+
+        init() {
+            var counters: [WebhookOutcome: Counter] = [:]
+            var durations: [WebhookOutcome: Metrics.Timer] = [:]
+            for outcome in WebhookOutcome.allCases {
+                counters[outcome] = Counter(label: "relay_webhook_requests_total", dimensions: [("outcome", outcome.rawValue)])
+                durations[outcome] = Metrics.Timer(label: "relay_webhook_ingest_duration_seconds", dimensions: [("outcome", outcome.rawValue)])
+            }
+            self.counters = counters
+            self.durations = durations
+        }
+
+        func record(_ outcome: WebhookOutcome, since start: ContinuousClock.Instant) {
+            counters[outcome]?.increment()
+            let elapsed = ContinuousClock.now - start
+            durations[outcome]?.recordNanoseconds(
+                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            )
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// Makes every failure a JSON `APIError`: unknown routes, Hummingbird's own errors (wrong
+/// method, body too large) and anything unexpected, which becomes a logged 500 whose body
+/// says nothing about internals.
+public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            throw APIError(error.status, error.body ?? Self.defaultMessage(for: error.status), headers: error.headers)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "request body is too large")
+        } catch let error as any HTTPResponseError {
+            throw APIError(error.status, Self.defaultMessage(for: error.status))
+        } catch {
+            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            throw APIError(.internalServerError, "internal error")
+        }
+    }
+
+    static func defaultMessage(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "no such route"
+        case .methodNotAllowed: "method not allowed on this route"
+        case .contentTooLarge: "request body is too large"
+        default: status.reasonPhrase.isEmpty ? "request failed" : status.reasonPhrase.lowercased()
+        }
+    }
+}

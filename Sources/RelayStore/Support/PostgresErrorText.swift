@@ -1,0 +1,27 @@
+import PostgresNIO
+
+/// Turns postgres-nio errors into text for logs and operator messages. `PSQLError`'s own
+/// description is deliberately vague, and transaction errors wrap the real cause.
+public enum PostgresErrorText {
+    public static func describe(_ error: any Error) -> String {
+        if let transaction = error as? PostgresTransactionError {
+            if let inner = transaction.closureError { return describe(inner) }
+            if let inner = transaction.commitError { return describe(inner) }
+            if let inner = transaction.beginError { return describe(inner) }
+        }
+        if let psql = error as? PSQLError, let server = psql.serverInfo {
+            let message = server[.message] ?? "server error"
+            let code = server[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + code
+        }
+        return String(reflecting: error)
+    }
+
+    /// The SQLSTATE of a server error, unwrapping transaction errors.
+    public static func sqlState(_ error: any Error) -> String? {
+        if let transaction = error as? PostgresTransactionError {
+            return (transaction.closureError ?? transaction.commitError ?? transaction.beginError).flatMap(sqlState)
+        }
+        return (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RelayCore
+
+/// A verified webhook about to be stored: the exact bytes plus what was read from them.
+public struct NewWebhookEvent: Sendable {
+    public var body: [UInt8]
+    public var parsed: ParsedWebhook
+    public var verifiedBy: SignatureScheme
+    /// The relevant request headers, lowercase names.
+    public var headers: [String: String]
+    public var clientAddress: String?
+    public var requestID: String?
+
+    public init(body: [UInt8], parsed: ParsedWebhook, verifiedBy: SignatureScheme, headers: [String: String], clientAddress: String?, requestID: String?) {
+        self.body = body
+        self.parsed = parsed
+        self.verifiedBy = verifiedBy
+        self.headers = headers
+        self.clientAddress = clientAddress
+        self.requestID = requestID
+    }
+
+    /// Headers as a JSON object text for the `jsonb` column.
+    var headersJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(headers)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// `WebhookEventRepository` on PostgreSQL. A whole batch is one statement (and so one
+/// transaction and one commit): new events, their jobs, and duplicate counts together.
+public struct PostgresWebhookEventRepository: WebhookEventRepository {
+    public static let reconcileJobKind = "reconcile_webhook"
+
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func store(_ events: [NewWebhookEvent]) async throws -> [IngestResult] {
+        guard !events.isEmpty else { return [] }
+        // Collapse repeats inside the batch first: ON CONFLICT cannot touch one row twice.
+        var firstIndex: [String: Int] = [:]
+        var unique: [(event: NewWebhookEvent, repeats: Int)] = []
+        var slot: [Int] = []
+        for event in events {
+            if let index = firstIndex[event.parsed.dedupKey] {
+                unique[index].repeats += 1
+                slot.append(index)
+            } else {
+                firstIndex[event.parsed.dedupKey] = unique.count
+                slot.append(unique.count)
+                unique.append((event, 0))
+            }
+        }
+
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: unique.count * 14)
+        sql.appendLiteral("""
+            WITH input (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
+                        verified_by, body, body_sha256, headers, client_address, request_id, repeats) AS (VALUES
+            """)
+        for (index, entry) in unique.enumerated() {
+            let e = entry.event
+            sql.appendLiteral(index == 0 ? "(" : ",(")
+            sql.appendInterpolation(e.parsed.dedupKey); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.identifiers.eventID); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.identifiers.eventType); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.identifiers.entrupyID); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.identifiers.customerItemID); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.state.rawValue); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.parseError); sql.appendLiteral(",")
+            sql.appendInterpolation(e.verifiedBy.rawValue); sql.appendLiteral(",")
+            sql.appendInterpolation(ByteBuffer(bytes: e.body)); sql.appendLiteral(",")
+            sql.appendInterpolation(e.parsed.bodySHA256); sql.appendLiteral(",")
+            sql.appendInterpolation(e.headersJSON); sql.appendLiteral("::jsonb,")
+            sql.appendInterpolation(e.clientAddress); sql.appendLiteral(",")
+            sql.appendInterpolation(e.requestID); sql.appendLiteral(",")
+            sql.appendInterpolation(entry.repeats); sql.appendLiteral(")")
+        }
+        sql.appendLiteral("""
+            ),
+            upserted AS (
+                INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
+                    parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
+                    duplicates, last_duplicate_at)
+                SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
+                    verified_by, body, body_sha256, headers, client_address, request_id,
+                    repeats, CASE WHEN repeats > 0 THEN now() END
+                FROM input
+                ON CONFLICT (dedup_key) DO UPDATE
+                    SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now()
+                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted
+            ),
+            enqueued AS (
+                INSERT INTO jobs (kind, args)
+                SELECT
+            """)
+        sql.appendLiteral(" ")
+        sql.appendInterpolation(Self.reconcileJobKind)
+        sql.appendLiteral("""
+                , jsonb_build_object('webhook_event_id', id)
+                FROM upserted WHERE inserted AND state = 'queued'
+            )
+            SELECT id, dedup_key, inserted FROM upserted
+            """)
+
+        let rows = try await client.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        var byKey: [String: (id: Int64, inserted: Bool)] = [:]
+        for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
+            byKey[key] = (id, inserted)
+        }
+        var seenFirst = Set<Int>()
+        return try events.enumerated().map { position, event in
+            guard let stored = byKey[event.parsed.dedupKey] else { throw StoreError.missingResult }
+            let isFirst = seenFirst.insert(slot[position]).inserted
+            return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
+        }
+    }
+
+    public func list(limit: Int) async throws -> [WebhookEventRecord] {
+        let rows = try await client.query("""
+            SELECT id, event_type, event_id, entrupy_id, customer_item_id, state, duplicates, verified_by,
+                   client_address, octet_length(body), received_at
+            FROM webhook_events ORDER BY received_at DESC, id DESC LIMIT \(limit)
+            """, logger: logger)
+        var records: [WebhookEventRecord] = []
+        for try await row in rows.decode((Int64, String?, String?, String?, String?, String, Int, String, String?, Int, Date).self) {
+            records.append(WebhookEventRecord(
+                id: row.0, eventType: row.1, eventID: row.2, entrupyID: row.3, customerItemID: row.4, state: row.5,
+                duplicates: row.6, verifiedBy: row.7, clientAddress: row.8, bodyBytes: row.9, receivedAt: row.10
+            ))
+        }
+        return records
+    }
+}

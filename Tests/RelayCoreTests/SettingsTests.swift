@@ -1,0 +1,69 @@
+import Testing
+@testable import RelayCore
+
+@Suite("Settings from the environment")
+struct SettingsTests {
+    let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_WEBHOOK_SECRETS": "one, two ,"]
+
+    func settings(_ env: [String: String], receiving: Bool = true, files: [String: String] = [:]) throws -> RelaySettings {
+        let reader = EnvironmentReader(environment: env) { path in
+            guard let text = files[path] else { throw SettingsError.invalid(name: "test", reason: "no file") }
+            return text
+        }
+        return try RelaySettings(reader: reader, receiving: receiving)
+    }
+
+    @Test func defaultsAndParsing() throws {
+        let s = try settings(base)
+        #expect(s.database == DatabaseURL(host: "db.example", port: 6543, username: "relay", password: "p@ss", database: "relay", tlsMode: .require))
+        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("one".utf8), Array("two".utf8)])
+        #expect(s.webhookMaxBodyBytes == 1_048_576)
+        #expect(s.port == 8080 && s.host == "127.0.0.1")
+        #expect(s.entrupyAPIURL == "https://api.entrupy.com")
+        #expect(s.trustedProxies.map(\.description) == ["127.0.0.1/32", "::1/128"])
+        #expect(!s.database.description.contains("p@ss"))
+    }
+
+    @Test func missingRequiredSettingsNameTheVariable() {
+        #expect(throws: SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")) {
+            try settings([:])
+        }
+        do {
+            _ = try settings(["DATABASE_URL": base["DATABASE_URL"]!])
+            Issue.record("expected a missing secret error")
+        } catch {
+            #expect("\(error)".hasPrefix("ENTRUPY_WEBHOOK_SECRETS is required"))
+        }
+        // Commands that do not receive webhooks need no secret.
+        #expect((try? settings(["DATABASE_URL": base["DATABASE_URL"]!], receiving: false)) != nil)
+    }
+
+    @Test("invalid values are named", arguments: [
+        ("DATABASE_URL", "mysql://x@y/z"), ("DATABASE_URL", "postgres://host/db"), ("WEBHOOK_MAX_BODY_BYTES", "lots"),
+        ("WEBHOOK_MAX_BODY_BYTES", "0"), ("TRUSTED_PROXIES", "10.0.0.0/99"), ("LOG_LEVEL", "loud"), ("PORT", "70000"),
+        ("ENTRUPY_API_URL", "ftp://x"), ("STANDARD_WEBHOOK_SECRETS", "whsec_???"),
+    ])
+    func invalid(_ name: String, _ value: String) {
+        var env = base
+        env[name] = value
+        do {
+            _ = try settings(env)
+            Issue.record("\(name)=\(value) should be refused")
+        } catch let error as SettingsError {
+            guard case .invalid(let reported, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(reported == name)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func secretsMayComeFromFiles() throws {
+        var env = base
+        env["ENTRUPY_WEBHOOK_SECRETS"] = nil
+        env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/run/secrets/webhook"
+        let s = try settings(env, files: ["/run/secrets/webhook": "from-file\n"])
+        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file".utf8)])
+        env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/missing"
+        #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS_FILE", reason: "cannot read /missing")) { try settings(env) }
+    }
+}

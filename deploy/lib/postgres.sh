@@ -1,0 +1,111 @@
+# Shared by deploy/local.sh and deploy/bench/*.sh: a private PostgreSQL cluster on 127.0.0.1.
+# Installs PostgreSQL with apt-get when its binaries are missing; runs the server as the
+# `postgres` user when we are root (initdb and postgres refuse root).
+
+pg_log() { printf '%s\n' "local.sh: $*" >&2; }
+
+pg_find_bindir() {
+  local dir
+  for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && { echo "$dir"; return 0; }
+  done
+  if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
+    dirname "$(command -v initdb)"; return 0
+  fi
+  return 1
+}
+
+pg_ensure_installed() {
+  if PG_BIN=$(pg_find_bindir) && command -v psql >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" -ne 0 ]; then
+    pg_log "PostgreSQL is not installed; run as root, or: sudo apt-get install -y postgresql"; exit 1
+  fi
+  pg_log "installing PostgreSQL with apt-get"
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-client >&2
+  PG_BIN=$(pg_find_bindir) || { pg_log "PostgreSQL binaries still not found after install"; exit 1; }
+}
+
+# Runs a PostgreSQL server binary as the account that owns the cluster.
+pg_as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# Picks the cluster folder: $1 when the server's account can reach it, else one under /tmp.
+pg_choose_dir() {
+  local wanted=$1
+  mkdir -p "$wanted"
+  if [ "$(id -u)" -eq 0 ]; then
+    id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+    chown postgres: "$wanted"
+    if runuser -u postgres -- test -w "$wanted"; then echo "$wanted"; return; fi
+    local fallback="/tmp/entrupy-relay-pg-$(printf '%s' "$wanted" | sha256sum | cut -c1-12)"
+    mkdir -p "$fallback"; chown postgres: "$fallback"; chmod 700 "$fallback"
+    pg_log "postgres cannot reach $wanted; using $fallback"
+    echo "$fallback"
+  else
+    echo "$wanted"
+  fi
+}
+
+# pg_start STATE_DIR PORT: creates (once) and starts the cluster. Sets PG_URL_BASE and PG_PASSWORD.
+pg_start() {
+  local state=$1 port=$2
+  pg_ensure_installed
+  mkdir -p "$state"
+  local base; base=$(pg_choose_dir "$state/pg")
+  PG_DATA="$base/data"; PG_SOCKETS="$base/sockets"; PG_LOGFILE="$base/postgres.log"
+  local pwfile="$state/pg-password"
+  if [ ! -s "$pwfile" ]; then
+    umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$pwfile"
+  fi
+  PG_PASSWORD=$(cat "$pwfile")
+  if [ ! -f "$PG_DATA/PG_VERSION" ]; then
+    pg_log "creating a PostgreSQL cluster in $PG_DATA (port $port)"
+    local tmp_pw; tmp_pw=$(mktemp); printf '%s\n' "$PG_PASSWORD" > "$tmp_pw"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$tmp_pw"
+    pg_as_owner "$PG_BIN/initdb" --no-sync -D "$PG_DATA" -U relay --pwfile="$tmp_pw" \
+      --auth-host=scram-sha-256 --auth-local=scram-sha-256 -E UTF8 --locale=C.UTF-8 >/dev/null
+    rm -f "$tmp_pw"
+    pg_as_owner mkdir -p "$PG_SOCKETS"
+    pg_as_owner tee -a "$PG_DATA/postgresql.conf" >/dev/null <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$PG_SOCKETS'
+max_connections = 300
+shared_buffers = 256MB
+log_min_messages = warning
+CONF
+  fi
+  if pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1; then
+    pg_log "PostgreSQL already running on 127.0.0.1:$port"
+  else
+    pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOGFILE" -w -t 60 start >/dev/null \
+      || { pg_log "PostgreSQL did not start; see $PG_LOGFILE"; tail -20 "$PG_LOGFILE" >&2; exit 1; }
+    pg_log "PostgreSQL started on 127.0.0.1:$port"
+  fi
+  PG_URL_BASE="postgres://relay:$PG_PASSWORD@127.0.0.1:$port"
+}
+
+# pg_create_db NAME [fresh]: creates the database; with "fresh", drops it first.
+pg_create_db() {
+  local name=$1 fresh=${2:-}
+  export PGPASSWORD=$PG_PASSWORD
+  local psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U relay -d postgres)
+  if [ "$fresh" = fresh ]; then "${psql[@]}" -c "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)" >/dev/null; fi
+  if [ -z "$("${psql[@]}" -tAc "SELECT 1 FROM pg_database WHERE datname = '$name'")" ]; then
+    "${psql[@]}" -c "CREATE DATABASE \"$name\"" >/dev/null
+  fi
+  unset PGPASSWORD
+}
+
+pg_stop() {
+  local state=$1
+  PG_BIN=$(pg_find_bindir) || return 0
+  local base
+  for base in "$state/pg" /tmp/entrupy-relay-pg-$(printf '%s' "$state/pg" | sha256sum | cut -c1-12); do
+    if [ -f "$base/data/postmaster.pid" ]; then
+      pg_as_owner "$PG_BIN/pg_ctl" -D "$base/data" -m fast -w stop >/dev/null && pg_log "PostgreSQL stopped"
+    fi
+  done
+}

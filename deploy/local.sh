@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# One-command set-up for entrupy-relay on a Debian machine with the Swift toolchain.
+#   ./deploy/local.sh run    start PostgreSQL (installing it if needed), migrate, build and start the relay
+#   ./deploy/local.sh test   the same database set-up (a separate, fresh test database), then every test
+#   ./deploy/local.sh stop   stop the relay and the PostgreSQL cluster this script started
+#   ./deploy/local.sh status what is running, and where
+#   ./deploy/local.sh send-test-webhook [JSON]   sign a webhook with the local secret and POST it
+#   ./deploy/local.sh cli ARGS...                 run entrupy-relay ARGS against the local database
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STATE=${RELAY_STATE_DIR:-$ROOT/.local}
+PG_PORT=${RELAY_PG_PORT:-54329}
+RELAY_HOST=${HOST:-127.0.0.1}
+RELAY_PORT=${PORT:-8080}
+export PG_PORT
+# shellcheck source=deploy/lib/postgres.sh
+. "$ROOT/deploy/lib/postgres.sh"
+
+log() { printf '%s\n' "local.sh: $*" >&2; }
+
+# The database: DATABASE_URL when the caller configured one, else the private cluster.
+database_url() {
+  local name=$1 fresh=${2:-}
+  if [ -n "${DATABASE_URL:-}" ] && [ "$name" = entrupy_relay ]; then echo "$DATABASE_URL"; return; fi
+  if [ -n "${TEST_DATABASE_URL:-}" ] && [ "$name" = entrupy_relay_test ]; then echo "$TEST_DATABASE_URL"; return; fi
+  pg_start "$STATE" "$PG_PORT"
+  pg_create_db "$name" "$fresh"
+  echo "$PG_URL_BASE/$name?sslmode=disable"
+}
+
+webhook_secret() {
+  if [ -n "${ENTRUPY_WEBHOOK_SECRETS:-}" ]; then echo "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; return; fi
+  local file="$STATE/webhook-secret"
+  if [ ! -s "$file" ]; then mkdir -p "$STATE"; (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$file"); fi
+  cat "$file"
+}
+
+build() {
+  log "building entrupy-relay ($1); a cold build takes several minutes"
+  (cd "$ROOT" && swift build -c "$1" --product entrupy-relay >&2)
+  BIN="$(cd "$ROOT" && swift build -c "$1" --show-bin-path)/entrupy-relay"
+}
+
+relay_running() { [ -f "$STATE/relay.pid" ] && kill -0 "$(cat "$STATE/relay.pid")" 2>/dev/null; }
+
+cmd_run() {
+  local url; url=$(database_url entrupy_relay)
+  local secret; secret=$(webhook_secret)
+  build "${RELAY_BUILD:-debug}"
+  export DATABASE_URL=$url
+  export ENTRUPY_WEBHOOK_SECRETS=${ENTRUPY_WEBHOOK_SECRETS:-$secret}
+  export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
+  "$BIN" migrate
+  if relay_running; then
+    log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_relay
+  fi
+  nohup "$BIN" serve --host "$RELAY_HOST" --port "$RELAY_PORT" >>"$STATE/relay.log" 2>&1 &
+  echo $! > "$STATE/relay.pid"
+  for _ in $(seq 1 100); do
+    curl -fsS "http://$RELAY_HOST:$RELAY_PORT/readyz" >/dev/null 2>&1 && break
+    relay_running || { log "the relay exited; last lines of $STATE/relay.log:"; tail -20 "$STATE/relay.log" >&2; exit 1; }
+    sleep 0.2
+  done
+  cat <<TXT
+
+entrupy-relay is running on http://$RELAY_HOST:$RELAY_PORT (pid $(cat "$STATE/relay.pid"), log $STATE/relay.log)
+  database        $(printf '%s' "$url" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#')
+  webhook secret  stored in $STATE/webhook-secret (or your ENTRUPY_WEBHOOK_SECRETS)
+
+Send a signed test webhook:
+  ./deploy/local.sh send-test-webhook
+or by hand with curl:
+  body='{"event":"session.completed","id":"evt-1","entrupy_id":"ENT-1","customer_item_id":"sku-1"}'
+  sig=\$(printf '%s' "\$body" | openssl dgst -sha256 -hmac "\$(cat $STATE/webhook-secret)" | sed 's/^.* //')
+  curl -i -X POST http://$RELAY_HOST:$RELAY_PORT/webhooks/entrupy -H 'Content-Type: application/json' \\
+       -H "Entrupy-Signature: sha256=\$sig" --data-binary "\$body"
+Then see it:
+  ./deploy/local.sh cli events list
+Health: curl http://$RELAY_HOST:$RELAY_PORT/readyz   Metrics: curl http://$RELAY_HOST:$RELAY_PORT/metrics
+Stop everything: ./deploy/local.sh stop
+TXT
+}
+
+cmd_send_test_webhook() {
+  local body=${1:-"{\"event\":\"session.completed\",\"id\":\"evt-$(date +%s%N)\",\"entrupy_id\":\"ENT-TEST\",\"customer_item_id\":\"sku-test-1\"}"}
+  local secret; secret=$(webhook_secret)
+  local sig; sig=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$secret" | sed 's/^.* //')
+  curl -sS -i -X POST "http://$RELAY_HOST:$RELAY_PORT/webhooks/entrupy" -H 'Content-Type: application/json' \
+    -H "Entrupy-Signature: sha256=$sig" --data-binary "$body"
+  echo
+}
+
+stop_relay() {
+  relay_running || { rm -f "$STATE/relay.pid"; return 0; }
+  local pid; pid=$(cat "$STATE/relay.pid")
+  kill -TERM "$pid"
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && { log "relay did not stop in 10 s; killing pid $pid"; kill -KILL "$pid"; }
+  rm -f "$STATE/relay.pid"
+  log "relay stopped"
+}
+
+# Runs any entrupy-relay subcommand against the local database, e.g. `cli events list --json`.
+cmd_cli() {
+  export DATABASE_URL; DATABASE_URL=$(database_url entrupy_relay)
+  export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
+  local bin; bin="$(cd "$ROOT" && swift build --show-bin-path)/entrupy-relay"
+  [ -x "$bin" ] || build debug
+  exec "$bin" "$@"
+}
+
+cmd_stop() {
+  stop_relay
+  pg_stop "$STATE"
+}
+
+cmd_status() {
+  if relay_running; then echo "relay: running (pid $(cat "$STATE/relay.pid")) on $RELAY_HOST:$RELAY_PORT"; else echo "relay: not running"; fi
+  if PG_BIN=$(pg_find_bindir) && [ -d "$STATE/pg/data" ] && pg_as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg/data" status >/dev/null 2>&1; then
+    echo "postgres: running on 127.0.0.1:$PG_PORT"
+  else
+    echo "postgres: not running (or in a /tmp fallback folder)"
+  fi
+}
+
+cmd_test() {
+  local url; url=$(database_url entrupy_relay_test fresh)
+  export TEST_DATABASE_URL=$url
+  export MIGRATIONS_DIR=$ROOT/migrations
+  cd "$ROOT"
+  "$ROOT/deploy/lib/test-tools.sh"
+  log "building the relay and its tests"
+  swift build --build-tests >&2
+  export RELAY_BINARY="$(swift build --show-bin-path)/entrupy-relay"
+  log "running the test suite against $(printf '%s' "$url" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#')"
+  set +e
+  swift test --skip-build 2>&1 | tee "$STATE/last-test.log"
+  local status=${PIPESTATUS[0]}
+  set -e
+  return "$status"
+}
+
+case "${1:-}" in
+  run) cmd_run ;;
+  test) cmd_test ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  send-test-webhook) shift; cmd_send_test_webhook "$@" ;;
+  cli) shift; cmd_cli "$@" ;;
+  *) echo "usage: $0 run|test|stop|status|send-test-webhook [JSON]|cli ARGS..." >&2; exit 2 ;;
+esac
