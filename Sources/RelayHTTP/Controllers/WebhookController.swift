@@ -93,7 +93,7 @@ public struct WebhookController: Sendable {
 
         metrics.record(result.duplicate ? .duplicate : .accepted, since: start)
         logger.info("webhook stored", metadata: [
-            "event_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
+            "stored_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
         return try Accepted(id: result.id, duplicate: result.duplicate).response(from: request, context: context)

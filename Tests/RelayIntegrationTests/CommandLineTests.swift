@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import RelayCore
+
+/// Runs the built `entrupy-relay` binary, as an operator would.
+@Suite("The entrupy-relay command")
+struct CommandLineTests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func binary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["RELAY_BINARY"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(".build/debug/entrupy-relay").path
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw TestSetupError("build entrupy-relay first (RELAY_BINARY)") }
+        return path
+    }
+
+    static func environment(_ db: DatabaseURL?, _ extra: [String: String] = [:]) -> [String: String] {
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MIGRATIONS_DIR": TestDatabase.migrationsDirectory(),
+                   "LOG_LEVEL": "warning"]
+        if let db {
+            env["DATABASE_URL"] = "postgres://\(db.username):\(db.password ?? "")@\(db.host):\(db.port)/\(db.database)?sslmode=disable"
+        }
+        env.merge(extra) { _, new in new }
+        return env
+    }
+
+    static func run(_ arguments: [String], env: [String: String]) async throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        process.arguments = arguments
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func missingDatabaseURLFailsWithOneClearLine() async throws {
+        let result = try await Self.run(["migrate"], env: Self.environment(nil))
+        #expect(result.status == 1)
+        #expect(result.stderr == "entrupy-relay: DATABASE_URL is required: set it to postgres://user:password@host:5432/database\n")
+        let serve = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c"]))
+        #expect(serve.status == 1)
+        #expect(serve.stderr.hasPrefix("entrupy-relay: ENTRUPY_WEBHOOK_SECRETS is required"))
+        let badPort = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "s", "PORT": "x"]))
+        #expect(badPort.stderr == "entrupy-relay: PORT is invalid: expected a whole number from 0 to 65535, got \"x\"\n")
+    }
+
+    @Test func migrateThenEventsListAsJSONAndTable() async throws {
+        try await TestDatabase.with(migrated: false) { db async throws in
+            let env = Self.environment(db)
+            let first = try await Self.run(["migrate"], env: env)
+            #expect(first.status == 0)
+            #expect(first.stdout.hasPrefix("applied 2 migration(s)"))
+            let second = try await Self.run(["migrate"], env: env)
+            #expect(second.stdout == "database is up to date (version 2)\n")
+
+            try await TestRelay.with(database: db) { relay async throws in
+                #expect(try await relay.post(WebhookFixture.entrupy(#"{"id":"cli-1","event":"session.completed","entrupy_id":"ENT-C","customer_item_id":"sku-c"}"#)).status == 200)
+                #expect(try await relay.post(WebhookFixture.entrupy("garbage")).status == 200)
+            }
+            let json = try await Self.run(["events", "list", "--json"], env: env)
+            #expect(json.status == 0)
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(array.count == 2)
+            let keys: Set<String> = ["id", "event_type", "event_id", "entrupy_id", "customer_item_id", "state", "duplicates", "received_at"]
+            #expect(array.allSatisfy { keys.isSubset(of: Set($0.keys)) })
+            #expect(array[0]["state"] as? String == "unparseable")
+            #expect(array[0]["entrupy_id"] is NSNull)
+            #expect(array[1]["entrupy_id"] as? String == "ENT-C")
+            #expect(array[1]["customer_item_id"] as? String == "sku-c")
+
+            let table = try await Self.run(["events", "list", "--limit", "1"], env: env)
+            #expect(table.stdout.hasPrefix("ID  RECEIVED"))
+            #expect(table.stdout.split(separator: "\n").count == 2)
+            let badLimit = try await Self.run(["events", "list", "--limit", "0"], env: env)
+            #expect(badLimit.status != 0)
+            #expect(badLimit.stderr.contains("--limit must be from 1 to 10000"))
+        }
+    }
+
+    @Test func sigtermFinishesInFlightRequestsThenExitsZero() async throws {
+        try await TestDatabase.with { db async throws in
+            let port = try freePort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try Self.binary())
+            process.arguments = ["serve", "--port", String(port)]
+            process.environment = Self.environment(db, ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+
+            let client = HTTPProbe(port: port)
+            var ready = false
+            for _ in 0..<100 where !ready {
+                ready = (try? await client.status("/readyz")) == 200
+                if !ready { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(ready)
+
+            let run = UUID().uuidString
+            let accepted = await withTaskGroup(of: Bool.self) { group in
+                for n in 0..<60 {
+                    // Requests cut off by the shutdown fail fast on the client side (refused connections).
+                    group.addTask { (try? await client.post(WebhookFixture.session(n, run: run))) == 200 }
+                }
+                try? await Task.sleep(for: .milliseconds(30))
+                kill(process.processIdentifier, SIGTERM)
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(process.terminationReason == .exit)
+            #expect(accepted > 0)
+            // Every 2xx answer stands for a stored event.
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events") == accepted)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import RelayCore
+
+@Suite("Database outages")
+struct DatabaseOutageTests {
+    @Test func unreachableDatabaseGives503WithRetryAfterAndRecoversByItself() async throws {
+        try await TestDatabase.with { db async throws in
+            let proxy = try TCPProxy(targetHost: db.host, targetPort: db.port)
+            let proxyPort = try await proxy.start()
+            var viaProxy = db
+            viaProxy.host = "127.0.0.1"
+            viaProxy.port = proxyPort
+            let proxied = viaProxy
+            defer { Task { await proxy.stop() } }
+
+            try await TestRelay.with(database: proxied, env: ["WEBHOOK_STORE_TIMEOUT_MS": "1500"]) { relay async throws in
+                #expect(try await relay.post(WebhookFixture.session(1)).status == 200)
+
+                proxy.setAvailable(false)
+                let started = ContinuousClock.now
+                let refused = try await relay.post(WebhookFixture.session(2))
+                #expect(refused.status == 503)
+                #expect(refused.header("Retry-After") == "5")
+                #expect((refused.json?["error"] as? [String: Any])?["message"] as? String == "the event could not be stored; retry later")
+                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(try await relay.request("/readyz").status == 503)
+                #expect(try await relay.request("/healthz").status == 200)
+
+                proxy.setAvailable(true)
+                // No restart: the pool reconnects and the same event is accepted on Entrupy's retry.
+                var recovered = false
+                for _ in 0..<40 where !recovered {
+                    recovered = try await relay.post(WebhookFixture.session(2, run: "retry")).status == 200
+                    if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+                }
+                #expect(recovered)
+                #expect(try await relay.request("/readyz").status == 200)
+            }
+            // Only the events that were answered 2xx are stored.
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events") == 2)
+        }
+    }
+
+    @Test func readinessRequiresEveryMigration() async throws {
+        try await TestDatabase.with(migrated: false) { db async throws in
+            try await TestRelay.with(database: db) { relay async throws in
+                let response = try await relay.request("/readyz")
+                #expect(response.status == 503)
+                #expect((response.json?["checks"] as? [String: String])?["migrations"]?.hasPrefix("pending: 1, 2") == true)
+                // Storing fails (no tables): the sender is told to retry, nothing is lost.
+                #expect(try await relay.post(WebhookFixture.session(1)).status == 503)
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+import RelayApp
+import RelayCore
+import RelayStore
+import ServiceLifecycle
+
+/// The real `serve` stack (Hummingbird on an ephemeral port, the ingestor, a PostgreSQL
+/// pool) run in-process, plus an HTTP client that talks to it over TCP.
+struct TestRelay {
+    let port: Int
+    let http: HTTPClient
+    let database: DatabaseURL
+
+    struct Response {
+        let status: Int
+        let headers: [(String, String)]
+        let body: String
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] }
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    }
+
+    static func settings(_ database: DatabaseURL, extra: [String: String] = [:]) throws -> RelaySettings {
+        var env = [
+            "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret," + WebhookFixture.secret,
+            "STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "PORT": "0",
+        ]
+        env.merge(extra) { _, new in new }
+        var settings = try RelaySettings(reader: EnvironmentReader(environment: env), receiving: true)
+        settings.database = database
+        return settings
+    }
+
+    /// Runs a relay for `database` during `body`, then shuts it down gracefully.
+    static func with<T: Sendable>(
+        database: DatabaseURL,
+        settings customise: @Sendable (inout RelaySettings) -> Void = { _ in },
+        env: [String: String] = [:],
+        _ body: @escaping @Sendable (TestRelay) async throws -> T
+    ) async throws -> T {
+        var settings = try settings(database, extra: env)
+        customise(&settings)
+        let logger = TestDatabase.logger
+        let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: 8, logger: logger)
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let server = RelayServer(
+            settings: settings, client: client, catalog: try TestDatabase.catalog(),
+            registry: MetricsBootstrap.prometheus(), logger: logger,
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            }
+        )
+        let group = ServiceGroup(configuration: .init(services: server.services.map { .init(service: $0) }, logger: logger))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
+        return try await withThrowingTaskGroup(of: T?.self) { tasks in
+            tasks.addTask { try await group.run(); return nil }
+            do {
+                var ports = portStream.makeAsyncIterator()
+                guard let port = await ports.next(), port > 0 else { throw TestSetupError("the relay did not start") }
+                let result = try await body(TestRelay(port: port, http: http, database: database))
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                try await http.shutdown()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                try? await http.shutdown()
+                throw error
+            }
+        }
+    }
+
+    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> Response {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 10 << 20)
+        return Response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                        body: String(buffer: buffer))
+    }
+
+    func post(_ fixture: WebhookFixture, extraHeaders: [(String, String)] = []) async throws -> Response {
+        try await request("/webhooks/entrupy", method: .POST, headers: fixture.headers + extraHeaders, body: fixture.body)
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        try await TestDatabase.scalar(database, sql)
+    }
+}
