@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "entrupy-relay", targets: ["EntrupyRelay"]),
+        .executable(name: "entrupy-sim", targets: ["EntrupySim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -46,6 +47,33 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The Entrupy REST API client: lookup, get, search, authorize-user, rate budget.
+        .target(
+            name: "EntrupyAPI",
+            dependencies: [
+                "RelayCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Job runtime and handlers: reconcile; lease, retry and sweep loops.
+        .target(
+            name: "RelayWorker",
+            dependencies: [
+                "RelayCore",
+                "RelayStore",
+                "EntrupyAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // HTTP surface: receiver, health, metrics. Knows no SQL text.
         .target(
             name: "RelayHTTP",
@@ -66,6 +94,9 @@ let package = Package(
                 "RelayCore",
                 "RelayStore",
                 "RelayHTTP",
+                "RelayWorker",
+                "EntrupyAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -82,8 +113,35 @@ let package = Package(
                 "RelayApp",
                 "RelayCore",
                 "RelayStore",
+                "RelayWorker",
+                "EntrupyAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A stand-in Entrupy (API + signed webhooks) for local runs, tests and load.
+        .target(
+            name: "EntrupySimulator",
+            dependencies: [
+                "RelayCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "EntrupySim",
+            dependencies: [
+                "EntrupySimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -96,6 +154,9 @@ let package = Package(
             name: "RelayIntegrationTests",
             dependencies: [
                 "RelayApp",
+                "RelayWorker",
+                "EntrupyAPI",
+                "EntrupySimulator",
                 "RelayCore",
                 "RelayStore",
                 "RelayHTTP",

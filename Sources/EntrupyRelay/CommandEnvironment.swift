@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import EntrupyAPI
 import Logging
+import PostgresNIO
 import RelayApp
 import RelayCore
 import RelayStore
@@ -11,10 +13,10 @@ struct CommandEnvironment {
     let settings: RelaySettings
     let logger: Logger
 
-    init(receiving: Bool) throws {
+    init(receiving: Bool, reconciling: Bool = false) throws {
         let reader = EnvironmentReader(environment: ProcessInfo.processInfo.environment)
         do {
-            settings = try RelaySettings(reader: reader, receiving: receiving)
+            settings = try RelaySettings(reader: reader, receiving: receiving, reconciling: reconciling)
         } catch let error as SettingsError {
             Self.fail(error.description)
         }
@@ -29,6 +31,17 @@ struct CommandEnvironment {
             return try MigrationCatalog.load(directory: MigrationCatalog.locate(configured: settings.migrationsDirectory))
         } catch let error as MigrationError {
             Self.fail(error.description)
+        }
+    }
+
+    /// Runs `body` with a database pool; any failure becomes one clear line and exit 1.
+    static func database<T: Sendable>(_ environment: CommandEnvironment, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        do {
+            return try await DatabaseClientFactory.withClient(environment.settings.database, logger: environment.logger, body)
+        } catch let error as EntrupyAPIError {
+            fail(error.description)
+        } catch {
+            fail("\(environment.settings.database): \(PostgresErrorText.describe(error))")
         }
     }
 

@@ -5,7 +5,10 @@ import ArgumentParser
 struct EntrupyRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entrupy-relay",
-        abstract: "Receives Entrupy webhooks, stores them durably in PostgreSQL, and serves them.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, EventsCommand.self]
+        abstract: "Receives Entrupy webhooks, reconciles items with the Entrupy API, and keeps their timelines in PostgreSQL.",
+        subcommands: [
+            ServeCommand.self, WorkerCommand.self, MigrateCommand.self, EventsCommand.self, ItemsCommand.self,
+            JobsCommand.self, BackfillCommand.self,
+        ]
     )
 }

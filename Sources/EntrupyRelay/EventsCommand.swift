@@ -27,13 +27,8 @@ struct EventsCommand: AsyncParsableCommand {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
             let limit = self.limit
-            let events: [WebhookEventRecord]
-            do {
-                events = try await DatabaseClientFactory.withClient(environment.settings.database, logger: logger) { client in
-                    try await PostgresWebhookEventRepository(client: client, logger: logger).list(limit: limit)
-                }
-            } catch {
-                CommandEnvironment.fail("cannot read events: \(PostgresErrorText.describe(error))")
+            let events = try await CommandEnvironment.database(environment) { client in
+                try await PostgresWebhookEventRepository(client: client, logger: logger).list(limit: limit)
             }
             print(json ? try OutputFormat.json(events) : OutputFormat.table(events))
         }

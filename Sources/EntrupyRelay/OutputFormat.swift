@@ -23,6 +23,28 @@ enum OutputFormat {
         return render(header: header, rows: rows)
     }
 
+    static func item(_ item: ItemDetail) -> String {
+        let formatter = ISO8601DateFormatter()
+        var lines = [
+            "\(item.entrupyID)  customer item \(item.customerItemID ?? "-")",
+            "  result    \(item.result ?? "-")\(item.resultFinal ? " (final)" : "")    flag \(item.flag)",
+            "  brand     \(item.brand ?? "-")    model \(item.model ?? "-")    category \(item.category ?? "-")",
+            "  user      \(item.username ?? "-")",
+            "  certificate \(item.certificateURL ?? "-")",
+            "  first seen \(formatter.string(from: item.firstSeenAt))    updated \(formatter.string(from: item.updatedAt))    fetched \(formatter.string(from: item.fetchedAt))",
+            "",
+            "timeline:",
+        ]
+        lines += item.timeline.isEmpty ? ["  (none)"] : item.timeline.map { entry in
+            "  \(formatter.string(from: entry.at))  \(entry.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(entry.from ?? "-") → \(entry.to ?? "-")  (\(entry.source))"
+        }
+        lines += ["", "webhooks:"]
+        lines += item.webhooks.isEmpty ? ["  (none)"] : item.webhooks.map { event in
+            "  #\(event.id)  \(formatter.string(from: event.receivedAt))  \(event.eventType ?? "-")  \(event.state)" + (event.duplicates > 0 ? "  (+\(event.duplicates) duplicates)" : "")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func render(header: [String], rows: [[String]]) -> String {
         let clipped = rows.map { $0.map { $0.count > 40 ? String($0.prefix(39)) + "…" : $0 } }
         var widths = header.map(\.count)

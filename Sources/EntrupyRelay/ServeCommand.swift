@@ -14,8 +14,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (overrides PORT; default 8080).")
     var port: Int?
 
+    @Flag(help: "Do not run a job worker in this process (run `entrupy-relay worker` elsewhere).")
+    var noWorker = false
+
     func run() async throws {
-        let environment = try CommandEnvironment(receiving: true)
+        let environment = try CommandEnvironment(receiving: true, reconciling: !noWorker)
         var settings = environment.settings
         if let host { settings.host = host }
         if let port {
@@ -26,9 +29,10 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
         let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
-        let server = RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger)
+        let server = RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger,
+                                  runWorker: !noWorker)
         logger.info("starting", metadata: [
-            "address": "\(settings.host):\(settings.port)", "database": "\(settings.database)",
+            "address": "\(settings.host):\(settings.port)", "worker": "\(!noWorker)", "database": "\(settings.database)",
             "entrupy_secrets": "\(settings.entrupyWebhookSecrets.count)",
             "standard_webhook_secrets": "\(settings.standardWebhookSecrets.count)",
         ])

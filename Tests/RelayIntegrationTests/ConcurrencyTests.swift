@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Concurrent deliveries")
+@Suite("Concurrent deliveries", .timeLimit(.minutes(3)))
 struct ConcurrencyTests {
     @Test func twoHundredDistinctWebhooksAreEachStoredExactlyOnce() async throws {
         try await TestDatabase.with { db async throws in

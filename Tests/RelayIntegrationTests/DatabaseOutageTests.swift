@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RelayCore
 
-@Suite("Database outages")
+@Suite("Database outages", .timeLimit(.minutes(3)))
 struct DatabaseOutageTests {
     @Test func unreachableDatabaseGives503WithRetryAfterAndRecoversByItself() async throws {
         try await TestDatabase.with { db async throws in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import RelayStore
 
-@Suite("Migrations")
+@Suite("Migrations", .timeLimit(.minutes(3)))
 struct MigrationTests {
     /// A scratch copy of migrations/ that a test may change.
     func scratchCopy(extra: [String: String] = [:]) throws -> String {
@@ -76,14 +76,14 @@ struct MigrationTests {
                     #expect(version == 99 && name == "broken")
                     #expect(message.contains("no_such_function"))
                 }
-                #expect(try await migrator.applied().map(\.version) == [1, 2])
+                #expect(try await migrator.applied().map(\.version) == TestDatabase.catalog().migrations.map(\.version))
             }
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM pg_tables WHERE tablename = 'half_done'") == 0)
         }
     }
 
     @Test func badFileNamesAndDuplicateVersionsAreRefused() throws {
-        let badName = try scratchCopy(extra: ["3_missing_padding_is_fine.sql": "SELECT 1;", "oops.sql": "SELECT 1;"])
+        let badName = try scratchCopy(extra: ["990_missing_padding_is_fine.sql": "SELECT 1;", "oops.sql": "SELECT 1;"])
         #expect(throws: MigrationError.badFileName("oops.sql")) { try MigrationCatalog.load(directory: badName) }
         let duplicate = try scratchCopy(extra: ["0001_again.sql": "SELECT 1;"])
         #expect(throws: MigrationError.duplicateVersion(1)) { try MigrationCatalog.load(directory: duplicate) }

@@ -4,7 +4,7 @@ import NIOCore
 import Testing
 @testable import RelayCore
 
-@Suite("Webhook receiver against real PostgreSQL")
+@Suite("Webhook receiver against real PostgreSQL", .timeLimit(.minutes(3)))
 struct ReceiverTests {
     @Test func acceptedWebhookIsStoredWholeWithItsJobBeforeTheAnswer() async throws {
         try await TestDatabase.with { db async throws in

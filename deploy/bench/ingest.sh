@@ -106,7 +106,7 @@ end
 LUA
 
 # 3. The relay under load.
-"$BIN" serve --host 127.0.0.1 --port "$RELAY_PORT" > "$STATE/relay.log" 2>&1 &
+"$BIN" serve --no-worker --host 127.0.0.1 --port "$RELAY_PORT" > "$STATE/relay.log" 2>&1 &
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$RELAY_PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done

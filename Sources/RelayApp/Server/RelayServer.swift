@@ -16,12 +16,15 @@ public struct RelayServer {
     public let application: Application<RouterResponder<RelayRequestContext>>
     public let ingestor: GroupCommitIngestor
     public let client: PostgresClient
+    /// The in-process worker, unless `serve --no-worker`.
+    public let worker: WorkerAssembly?
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
-                registry: PrometheusCollectorRegistry, logger: Logger,
+                registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
         self.client = client
-        let repository = PostgresWebhookEventRepository(client: client, logger: logger)
+        worker = runWorker ? WorkerAssembly(settings: settings, client: client, logger: logger) : nil
+        let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
         ingestor = GroupCommitIngestor(
             repository: repository, writers: settings.ingestWriters, maxBatch: settings.ingestMaxBatch,
             storeTimeout: .milliseconds(settings.storeTimeoutMilliseconds), logger: logger
@@ -55,7 +58,7 @@ public struct RelayServer {
     }
 
     /// Everything `serve` runs, in start order.
-    public var services: [any Service] { [client, ingestor, application] }
+    public var services: [any Service] { [client] + (worker?.services ?? []) + [ingestor, application] }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
     public func run(logger: Logger) async throws {

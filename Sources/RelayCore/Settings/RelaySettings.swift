@@ -19,11 +19,25 @@ public struct RelaySettings: Sendable {
     public var ingestMaxBatch: Int
     public var storeTimeoutMilliseconds: Int
     public var migrationsDirectory: String?
+    public var entrupyAPIRate: Double
+    public var entrupyAPITimeoutSeconds: Int
+    public var workerConcurrency: Int
+    public var jobLeaseSeconds: Int
+    public var jobPollMilliseconds: Int
+    public var jobBackoffBaseMilliseconds: Int
+    public var reconcileMaxAttempts: Int
+    public var notFoundAttempts: Int
+    public var sweepIntervalSeconds: Int
+    public var sweepAgeSeconds: Int
+    public var pruneCompletedHours: Int
+    public var pruneDeadDays: Int
 
     public static let defaultTrustedProxies = "127.0.0.1/32,::1/128"
 
-    /// - Parameter receiving: whether this command receives webhooks (then a secret is required).
-    public init(reader: EnvironmentReader, receiving: Bool) throws {
+    /// - Parameters:
+    ///   - receiving: whether this command receives webhooks (then a secret is required).
+    ///   - reconciling: whether it calls the Entrupy API (then the API token is required).
+    public init(reader: EnvironmentReader, receiving: Bool, reconciling: Bool = false) throws {
         guard let url = try reader.secret("DATABASE_URL") else {
             throw SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")
         }
@@ -50,6 +64,11 @@ public struct RelaySettings: Sendable {
             throw SettingsError.invalid(name: "ENTRUPY_API_URL", reason: "expected an http(s) URL such as https://api.entrupy.com")
         }
         entrupyAPIToken = try reader.secret("ENTRUPY_API_TOKEN")
+        if reconciling, entrupyAPIToken == nil {
+            throw SettingsError.missing(name: "ENTRUPY_API_TOKEN", hint: "set the organisation's Entrupy API token (or run serve --no-worker)")
+        }
+        entrupyAPIRate = Double(try reader.integer("ENTRUPY_API_RATE", default: 10, range: 1...10_000))
+        entrupyAPITimeoutSeconds = try reader.integer("ENTRUPY_API_TIMEOUT_SECONDS", default: 10, range: 1...300)
 
         webhookMaxBodyBytes = try reader.integer("WEBHOOK_MAX_BODY_BYTES", default: 1 << 20, range: 1...(64 << 20))
         trustedProxies = try reader.list(reader.string("TRUSTED_PROXIES") ?? Self.defaultTrustedProxies).map { text in
@@ -69,5 +88,15 @@ public struct RelaySettings: Sendable {
         ingestMaxBatch = try reader.integer("INGEST_MAX_BATCH", default: 128, range: 1...1_000)
         storeTimeoutMilliseconds = try reader.integer("WEBHOOK_STORE_TIMEOUT_MS", default: 5_000, range: 100...120_000)
         migrationsDirectory = reader.string("MIGRATIONS_DIR")
+        workerConcurrency = try reader.integer("WORKER_CONCURRENCY", default: 16, range: 1...1_000)
+        jobLeaseSeconds = try reader.integer("JOB_LEASE_SECONDS", default: 30, range: 1...3_600)
+        jobPollMilliseconds = try reader.integer("JOB_POLL_MS", default: 1_000, range: 10...60_000)
+        jobBackoffBaseMilliseconds = try reader.integer("JOB_BACKOFF_BASE_MS", default: 1_000, range: 1...3_600_000)
+        reconcileMaxAttempts = try reader.integer("RECONCILE_MAX_ATTEMPTS", default: 25, range: 1...1_000)
+        notFoundAttempts = try reader.integer("RECONCILE_NOT_FOUND_ATTEMPTS", default: 6, range: 1...100)
+        sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)
+        sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
+        pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
+        pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
     }
 }

@@ -10,10 +10,12 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
 
     let client: PostgresClient
     let logger: Logger
+    let reconcileMaxAttempts: Int
 
-    public init(client: PostgresClient, logger: Logger) {
+    public init(client: PostgresClient, logger: Logger, reconcileMaxAttempts: Int = 25) {
         self.client = client
         self.logger = logger
+        self.reconcileMaxAttempts = reconcileMaxAttempts
     }
 
     public func store(_ events: [NewWebhookEvent]) async throws -> [IngestResult] {
@@ -71,11 +73,13 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
                 RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted
             ),
             enqueued AS (
-                INSERT INTO jobs (kind, args)
+                INSERT INTO jobs (kind, max_attempts, args)
                 SELECT
             """)
         sql.appendLiteral(" ")
         sql.appendInterpolation(Self.reconcileJobKind)
+        sql.appendLiteral(", ")
+        sql.appendInterpolation(reconcileMaxAttempts)
         sql.appendLiteral("""
                 , jsonb_build_object('webhook_event_id', id)
                 FROM upserted WHERE inserted AND state = 'queued'

@@ -8,7 +8,7 @@ struct HTTPProbe: Sendable {
     let port: Int
 
     func status(_ path: String) async throws -> Int {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(2))
         return Int(response.status.code)
     }
 

@@ -28,9 +28,10 @@ struct TestRelay {
         var env = [
             "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret," + WebhookFixture.secret,
             "STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "PORT": "0",
+            "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused",
         ]
         env.merge(extra) { _, new in new }
-        var settings = try RelaySettings(reader: EnvironmentReader(environment: env), receiving: true)
+        var settings = try RelaySettings(reader: EnvironmentReader(environment: env), receiving: true, reconciling: true)
         settings.database = database
         return settings
     }
@@ -40,8 +41,20 @@ struct TestRelay {
         database: DatabaseURL,
         settings customise: @Sendable (inout RelaySettings) -> Void = { _ in },
         env: [String: String] = [:],
+        simulator: TestSimulator? = nil,
+        port: Int = 0,
+        worker: Bool = true,
         _ body: @escaping @Sendable (TestRelay) async throws -> T
     ) async throws -> T {
+        var env = env
+        env["PORT"] = String(port)
+        if let simulator {
+            env["ENTRUPY_API_URL"] = env["ENTRUPY_API_URL"] ?? simulator.baseURL
+            env["ENTRUPY_API_TOKEN"] = env["ENTRUPY_API_TOKEN"] ?? TestSimulator.token
+        }
+        env["ENTRUPY_API_URL"] = env["ENTRUPY_API_URL"] ?? "http://127.0.0.1:9"
+        env["ENTRUPY_API_TOKEN"] = env["ENTRUPY_API_TOKEN"] ?? "unused"
+        env["JOB_POLL_MS"] = env["JOB_POLL_MS"] ?? "200"
         var settings = try settings(database, extra: env)
         customise(&settings)
         let logger = TestDatabase.logger
@@ -49,7 +62,7 @@ struct TestRelay {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = RelayServer(
             settings: settings, client: client, catalog: try TestDatabase.catalog(),
-            registry: MetricsBootstrap.prometheus(), logger: logger,
+            registry: MetricsBootstrap.prometheus(), logger: logger, runWorker: worker && simulator != nil,
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

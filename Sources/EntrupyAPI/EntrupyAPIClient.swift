@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Metrics
+import NIOCore
+import NIOHTTP1
+import RelayCore
+
+/// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user. Every call
+/// first takes a token from the process-wide `RateBudget`; a 429 pauses the budget for its
+/// `Retry-After` so all callers back off together. Redirects are never followed.
+public struct EntrupyAPIClient: Sendable {
+    let configuration: EntrupyAPIConfiguration
+    let http: HTTPClient
+    let budget: RateBudget
+    let logger: Logger
+
+    public init(configuration: EntrupyAPIConfiguration, http: HTTPClient, budget: RateBudget, logger: Logger) {
+        self.configuration = configuration
+        self.http = http
+        self.budget = budget
+        self.logger = logger
+    }
+
+    /// An `HTTPClient` configured for the API: no redirects, bounded connect time.
+    public static func makeHTTPClient() -> HTTPClient {
+        var config = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)))
+        config.connectionPool = .init(idleTimeout: .seconds(60))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+    }
+
+    /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it.
+    public func lookup(customerItemID: String) async throws -> EntrupyItem {
+        let json = try await send(.GET, "/v1/lookup/authentications/" + Self.escape(customerItemID), route: "lookup")
+        return try parseItem(json)
+    }
+
+    /// `GET /v1/authentications/{entrupy_id}`.
+    public func item(entrupyID: String) async throws -> EntrupyItem {
+        let json = try await send(.GET, "/v1/authentications/" + Self.escape(entrupyID), route: "get")
+        return try parseItem(json)
+    }
+
+    /// `POST /v1/search/authentications`: one page.
+    public func search(_ query: SearchQuery) async throws -> SearchPage {
+        try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", body: query.body))
+    }
+
+    /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request.
+    public func authorizeUser(_ request: AuthorizeUserRequest) async throws -> AuthorizeUserResult {
+        let body = try JSONValue.parse(Array(JSONEncoder().encode(request)))
+        let (status, json) = try await exchange(.POST, "/v2/integrations/authorize-user", route: "authorize_user", body: body, accept: [200, 409])
+        guard let signed = json["signed_authorization_request"]?.stringValue, let username = json["username"]?.stringValue else {
+            throw EntrupyAPIError.invalidResponse("authorize-user answer lacks signed_authorization_request or username")
+        }
+        return AuthorizeUserResult(signedAuthorizationRequest: signed, username: username, conflict: status == 409)
+    }
+
+    private func parseItem(_ json: JSONValue) throws -> EntrupyItem {
+        do { return try EntrupyItemParser.parse(json) } catch {
+            throw EntrupyAPIError.invalidResponse("\(error)")
+        }
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, route: String, body: JSONValue? = nil) async throws -> JSONValue {
+        try await exchange(method, path, route: route, body: body, accept: [200]).1
+    }
+
+    private func exchange(_ method: HTTPMethod, _ path: String, route: String, body: JSONValue?, accept: Set<Int>) async throws -> (Int, JSONValue) {
+        try await budget.acquire()
+        var request = HTTPClientRequest(url: configuration.baseURL + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Token " + configuration.token)
+        request.headers.add(name: "Api-Version", value: configuration.apiVersion)
+        request.headers.add(name: "Accept-Language", value: "en")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "entrupy-relay")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body.jsonText))
+        }
+        let start = ContinuousClock.now
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: .nanoseconds(configuration.requestTimeout.components.seconds * 1_000_000_000
+                                                                             + configuration.requestTimeout.components.attoseconds / 1_000_000_000))
+            bytes = try await response.body.collect(upTo: 8 << 20)
+        } catch {
+            record(route: route, status: "error", since: start)
+            throw EntrupyAPIError.transport(String(describing: error))
+        }
+        let status = Int(response.status.code)
+        record(route: route, status: String(status), since: start)
+        if accept.contains(status) {
+            do {
+                return (status, try JSONValue.parse(Array(bytes.readableBytesView)))
+            } catch {
+                throw EntrupyAPIError.invalidResponse("body is not JSON")
+            }
+        }
+        switch status {
+        case 404: throw EntrupyAPIError.notFound
+        case 429:
+            let after = RetryAfter.parse(response.headers.first(name: "Retry-After"))
+            budget.pause(for: after ?? .seconds(1))
+            logger.notice("Entrupy API rate limited us", metadata: ["route": "\(route)", "retry_after": "\(after.map { "\($0)" } ?? "-")"])
+            throw EntrupyAPIError.rateLimited(retryAfter: after)
+        case 401, 403: throw EntrupyAPIError.unauthorized(status: status)
+        case 500...599: throw EntrupyAPIError.server(status: status)
+        default:
+            let text = String(decoding: bytes.readableBytesView.prefix(300), as: UTF8.self)
+            throw EntrupyAPIError.rejected(status: status, message: text)
+        }
+    }
+
+    private func record(route: String, status: String, since start: ContinuousClock.Instant) {
+        Counter(label: "relay_entrupy_api_requests_total", dimensions: [("route", route), ("status", status)]).increment()
+        let elapsed = ContinuousClock.now - start
+        Metrics.Timer(label: "relay_entrupy_api_duration_seconds", dimensions: [("route", route)])
+            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Percent-encodes a path segment: only unreserved characters stay as they are.
+    static func escape(_ segment: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return segment.addingPercentEncoding(withAllowedCharacters: unreserved) ?? segment
+    }
+}

@@ -1,0 +1,36 @@
+/// How a call to the Entrupy API failed, sorted by what the caller should do about it.
+public enum EntrupyAPIError: Error, Equatable, CustomStringConvertible {
+    /// 404: the item does not exist (yet).
+    case notFound
+    /// 429: wait `retryAfter` (when the server said) and try again.
+    case rateLimited(retryAfter: Duration?)
+    /// 401/403: the token is wrong; retrying will not help until configuration changes.
+    case unauthorized(status: Int)
+    /// 400 and other 4xx: the request itself is wrong.
+    case rejected(status: Int, message: String)
+    /// 5xx: Entrupy's trouble; retry with backoff.
+    case server(status: Int)
+    /// No answer: connection refused, reset, timed out.
+    case transport(String)
+    /// An answer we could not read.
+    case invalidResponse(String)
+
+    public var isRetryable: Bool {
+        switch self {
+        case .rateLimited, .server, .transport, .notFound: true
+        case .unauthorized, .rejected, .invalidResponse: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound: "Entrupy API: not found (404)"
+        case .rateLimited(let after): "Entrupy API: rate limited (429)" + (after.map { ", retry after \($0)" } ?? "")
+        case .unauthorized(let status): "Entrupy API: the token was refused (\(status)); check ENTRUPY_API_TOKEN"
+        case .rejected(let status, let message): "Entrupy API: request rejected (\(status)): \(message)"
+        case .server(let status): "Entrupy API: server error (\(status))"
+        case .transport(let message): "Entrupy API: no answer (\(message))"
+        case .invalidResponse(let message): "Entrupy API: unreadable answer (\(message))"
+        }
+    }
+}

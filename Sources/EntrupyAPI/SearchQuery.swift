@@ -1,0 +1,44 @@
+import RelayCore
+
+/// `POST /v1/search/authentications`: filters AND together, values within one filter OR.
+public struct SearchQuery: Sendable, Equatable {
+    public struct Filter: Sendable, Equatable {
+        public var key: String
+        public var values: [String]
+        public init(key: String, values: [String]) {
+            self.key = key
+            self.values = values
+        }
+    }
+
+    public var filters: [Filter]
+    /// At most 25 (the API's limit).
+    public var limit: Int
+    /// The previous page's `next_cursor`, passed back as it came.
+    public var cursor: JSONValue?
+    public var startEpoch: Int64?
+    public var endEpoch: Int64?
+
+    public init(filters: [Filter] = [], limit: Int = 25, cursor: JSONValue? = nil, startEpoch: Int64? = nil, endEpoch: Int64? = nil) {
+        self.filters = filters
+        self.limit = limit
+        self.cursor = cursor
+        self.startEpoch = startEpoch
+        self.endEpoch = endEpoch
+    }
+
+    public var body: JSONValue {
+        var object: [String: JSONValue] = [
+            "filters": .array(filters.map { filter in
+                filter.values.count == 1
+                    ? .object(["key": .string(filter.key), "value": .string(filter.values[0])])
+                    : .object(["key": .string(filter.key), "values": .array(filter.values.map(JSONValue.string))])
+            }),
+            "limit": .number(Double(min(max(limit, 1), 25))),
+        ]
+        if let cursor { object["cursor"] = cursor }
+        if let startEpoch { object["start_date"] = .number(Double(startEpoch)) }
+        if let endEpoch { object["end_date"] = .number(Double(endEpoch)) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import RelayApp
+import RelayStore
+
+struct ItemsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items", abstract: "Look at reconciled items.", subcommands: [Show.self]
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An item's state, timeline and webhooks.")
+
+        @Argument(help: "An Entrupy ID or a customer item ID.")
+        var id: String
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let id = self.id
+            guard let item = try await CommandEnvironment.database(environment, { client in
+                try await PostgresItemRepository(client: client, logger: logger).detail(id)
+            }) else {
+                CommandEnvironment.fail("no item with Entrupy ID or customer item ID \"\(id)\"")
+            }
+            print(json ? try OutputFormat.json(item) : OutputFormat.item(item))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A stand-in Entrupy for local runs, tests and load: the REST API of the contract, an admin
+/// API to change items, and a webhook sender that signs and retries like a provider.
+public struct EntrupySimulator {
+    public let application: Application<RouterResponder<BasicRequestContext>>
+    let sender: WebhookSender
+
+    public init(configuration: SimulatorConfiguration, logger: Logger,
+                onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
+        let store = SimulatorStore()
+        sender = WebhookSender(url: configuration.webhookURL, secret: configuration.webhookSecret, store: store, logger: logger)
+        let router = Router()
+        SimulatorAPIController(store: store, configuration: configuration).addRoutes(to: router)
+        SimulatorAdminController(store: store, sender: sender).addRoutes(to: router)
+        application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "entrupy-sim"),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+
+    /// In start order: the sender outlives the server so queued webhooks still go out.
+    public var services: [any Service] { [sender, application] }
+}

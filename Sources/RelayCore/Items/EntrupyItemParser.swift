@@ -1,0 +1,75 @@
+import Foundation
+
+/// Reads an item from Entrupy's JSON, tolerating both the REST v1 shape and the SDK's.
+public enum EntrupyItemParser {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notAnObject
+        case missingEntrupyID
+
+        public var description: String {
+            switch self {
+            case .notAnObject: "item is not a JSON object"
+            case .missingEntrupyID: "item has neither entrupy_id nor authentication_id"
+            }
+        }
+    }
+
+    /// Parses `{"item": {...}}` or a bare item object.
+    public static func parse(_ json: JSONValue) throws -> EntrupyItem {
+        let item = json["item"].flatMap { $0.objectValue != nil ? $0 : nil } ?? json
+        guard item.objectValue != nil else { throw Failure.notAnObject }
+        guard let id = (item["entrupy_id"] ?? item["authentication_id"])?.scalarText.flatMap(nonEmpty) else {
+            throw Failure.missingEntrupyID
+        }
+        let result = item[path: "status.result.id"]?.scalarText.flatMap(nonEmpty)
+        let final = item[path: "status.result.final"]?.boolValue ?? defaultFinal(for: result)
+        return EntrupyItem(
+            entrupyID: id,
+            customerItemID: customerItemID(in: item),
+            result: result,
+            resultFinal: result == nil ? false : final,
+            resultHeader: item[path: "status.result.display.header"]?.stringValue,
+            resultMessage: item[path: "status.result.display.message"]?.stringValue,
+            flag: flag(in: item),
+            brand: item[path: "properties.brand.id"]?.scalarText,
+            model: item[path: "properties.model.id"]?.scalarText,
+            category: (item[path: "activity.product_category"] ?? item[path: "properties.product_category"])?.scalarText,
+            username: item[path: "owner.user.username"]?.scalarText,
+            certificateURL: (item[path: "certificate.site"] ?? item[path: "more_details.certificate.site"])?.stringValue,
+            submittedAt: item[path: "timestamp.epoch"]?.doubleValue.map { Date(timeIntervalSince1970: $0) },
+            raw: item
+        )
+    }
+
+    /// When `final` is absent: `needs_review` is not final, every other result is.
+    public static func defaultFinal(for result: String?) -> Bool {
+        guard let result else { return false }
+        return result != "needs_review"
+    }
+
+    /// `status.flag` is a string in REST v1 and `{id, is_flaggable, flag_info}` in the SDK.
+    static func flag(in item: JSONValue) -> String {
+        let value = item[path: "status.flag"]
+        return (value?.stringValue ?? value?["id"]?.stringValue).flatMap(nonEmpty) ?? "none"
+    }
+
+    /// `text_fields.customer_item_id` as a string, an object, or an SDK array; older names after.
+    static func customerItemID(in item: JSONValue) -> String? {
+        for path in ["text_fields.customer_item_id", "customer_item_id", "text_fields.sku", "text_fields.order_id"] {
+            if let value = item[path: path], let text = WebhookPayloadParser.identifier(from: value) { return text }
+        }
+        // SDK: text_fields is an array of {name/key, content, is_identifier}.
+        if let fields = item["text_fields"]?.arrayValue {
+            let named = fields.first { ($0["name"] ?? $0["key"] ?? $0["id"])?.stringValue == "customer_item_id" }
+            if let named, let text = WebhookPayloadParser.identifier(from: named) { return text }
+            if let marked = fields.first(where: { $0["is_identifier"]?.boolValue == true }),
+               let text = WebhookPayloadParser.identifier(from: marked) { return text }
+        }
+        return nil
+    }
+
+    static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+extension JSONValue {
+    /// Compact JSON text with sorted keys (stable, so equal values give equal text).
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    /// Parses JSON text; nil when it is not JSON.
+    public init?(jsonText: String) {
+        guard let value = try? JSONValue.parse(Array(jsonText.utf8)) else { return nil }
+        self = value
+    }
+
+    /// Integer value of a number or numeric string.
+    public var int64Value: Int64? {
+        switch self {
+        case .number(let number) where number.rounded() == number && abs(number) < 9e15: return Int64(number)
+        case .string(let text): return Int64(text)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Parses the dates people type on command lines and in query strings:
+/// `2026-11-01`, `2026-11-01T08:30:00Z`, `2026-11-01T08:30:00.250+02:00`.
+public enum ISODate {
+    public static func parse(_ text: String) -> Date? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        let full = ISO8601DateFormatter()
+        full.formatOptions = [.withInternetDateTime]
+        if let date = full.date(from: text) { return date }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        guard text.count == 10 else { return nil }
+        return day.date(from: text)
+    }
+}

@@ -1,0 +1,14 @@
+import RelayCore
+
+/// What storing a fetched item changed.
+public struct ApplyResult: Sendable, Equatable {
+    /// Transitions appended to the timeline (empty when nothing changed).
+    public var transitions: [Transition]
+    /// True when a newer observation was already stored and this one was ignored.
+    public var stale: Bool
+
+    public init(transitions: [Transition], stale: Bool) {
+        self.transitions = transitions
+        self.stale = stale
+    }
+}

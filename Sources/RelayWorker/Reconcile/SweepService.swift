@@ -1,0 +1,46 @@
+import Logging
+import RelayCore
+import RelayStore
+import ServiceLifecycle
+
+/// Heals missed webhooks: every `interval`, items whose result is not final or whose flag is
+/// raised, and that were last fetched more than `age` ago, get a `reconcile_item` job. The
+/// job's unique key keeps replicas that sweep at the same time from doubling the work.
+public struct SweepService: Service {
+    let items: PostgresItemRepository
+    let queue: PostgresJobQueue
+    let interval: Duration
+    let age: Duration
+    let logger: Logger
+
+    public init(items: PostgresItemRepository, queue: PostgresJobQueue, interval: Duration, age: Duration, logger: Logger) {
+        self.items = items
+        self.queue = queue
+        self.interval = interval
+        self.age = age
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    _ = try await sweepOnce()
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.warning("sweep failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// Enqueues one pass; returns how many jobs were created.
+    public func sweepOnce() async throws -> Int {
+        let due = try await items.unsettled(olderThan: age, limit: 1000)
+        guard !due.isEmpty else { return 0 }
+        let created = try await queue.enqueue(due.map { ReconcileItemHandler.job(entrupyID: $0, source: .sweep) })
+        if !created.isEmpty { logger.info("sweep queued re-fetches", metadata: ["count": "\(created.count)"]) }
+        return created.count
+    }
+}

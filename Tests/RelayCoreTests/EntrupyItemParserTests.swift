@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import RelayCore
+
+@Suite("Reading Entrupy items")
+struct EntrupyItemParserTests {
+    func parse(_ json: String) throws -> EntrupyItem {
+        try EntrupyItemParser.parse(JSONValue.parse(Array(json.utf8)))
+    }
+
+    @Test func restV1Item() throws {
+        let item = try parse("""
+        {"item": {"entrupy_id": "ENT-1", "status": {"result": {"id": "authentic", "final": true,
+          "display": {"header": "Authentic", "message": "ok"}}, "flag": "flagged"},
+          "properties": {"brand": {"id": "nike"}, "model": {"id": "air-max"}}, "activity": {"product_category": "sneakers"},
+          "text_fields": {"customer_item_id": {"content": "sku-1"}}, "owner": {"user": {"username": "Org-u1"}},
+          "timestamp": {"epoch": 1700000000}, "certificate": {"site": "https://cert/1"}, "unknown_key": [1,2]}}
+        """)
+        #expect(item.entrupyID == "ENT-1")
+        #expect(item.customerItemID == "sku-1")
+        #expect(item.result == "authentic" && item.resultFinal)
+        #expect(item.resultHeader == "Authentic")
+        #expect(item.flag == "flagged")
+        #expect(item.brand == "nike" && item.model == "air-max" && item.category == "sneakers")
+        #expect(item.username == "Org-u1")
+        #expect(item.certificateURL == "https://cert/1")
+        #expect(item.submittedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(item.raw["unknown_key"] != nil)
+    }
+
+    @Test func sdkShape() throws {
+        let item = try parse("""
+        {"authentication_id": "ENT-2", "status": {"result": {"id": "needs_review"}, "flag": {"id": "resolved", "is_flaggable": true}},
+         "text_fields": [{"name": "note", "content": "x"}, {"name": "customer_item_id", "content": "sku-2", "is_identifier": true}]}
+        """)
+        #expect(item.entrupyID == "ENT-2")
+        #expect(item.flag == "resolved")
+        #expect(item.customerItemID == "sku-2")
+        #expect(item.result == "needs_review")
+        #expect(!item.resultFinal)
+    }
+
+    @Test("finality defaults by result", arguments: [("needs_review", false), ("authentic", true), ("unknown", true), ("brand_new_value", true)])
+    func finalityDefault(_ result: String, _ final: Bool) throws {
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "\#(result)"}}}"#).resultFinal == final)
+    }
+
+    @Test func noResultIsNotFinalAndNoFlagIsNone() throws {
+        let item = try parse(#"{"entrupy_id": "E"}"#)
+        #expect(item.result == nil && !item.resultFinal && item.flag == "none")
+        #expect(try parse(#"{"entrupy_id": "E", "text_fields": {"sku": "old"}}"#).customerItemID == "old")
+    }
+
+    @Test func itemsWithoutAnIDAreRefused() {
+        #expect(throws: EntrupyItemParser.Failure.missingEntrupyID) { try parse(#"{"item": {"status": {}}}"#) }
+        #expect(throws: EntrupyItemParser.Failure.notAnObject) { try parse("[1]") }
+    }
+}

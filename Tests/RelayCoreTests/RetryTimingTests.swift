@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import RelayCore
+
+@Suite("Backoff, Retry-After and the rate budget")
+struct RetryTimingTests {
+    @Test func backoffDoublesWithJitterAndCaps() {
+        let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
+        #expect(backoff.delay(afterAttempt: 1, unit: 1) == .seconds(1))
+        #expect(backoff.delay(afterAttempt: 1, unit: 0) == .milliseconds(500))
+        #expect(backoff.delay(afterAttempt: 4, unit: 1) == .seconds(8))
+        #expect(backoff.delay(afterAttempt: 50, unit: 1) == .seconds(60))
+        #expect(backoff.delay(afterAttempt: 50, unit: 0) == .seconds(30))
+        for attempt in 1...30 {
+            let delay = backoff.delay(afterAttempt: attempt)
+            #expect(delay > .zero && delay <= .seconds(60))
+        }
+    }
+
+    @Test func retryAfterSecondsAndDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryAfter.parse("3", now: now) == .seconds(3))
+        #expect(RetryAfter.parse(" 0.5 ", now: now) == .milliseconds(500))
+        #expect(RetryAfter.parse("999999", now: now) == .seconds(3600))
+        #expect(RetryAfter.parse("Tue, 14 Nov 2023 22:13:30 GMT", now: now) == .seconds(10))
+        #expect(RetryAfter.parse("Tue, 14 Nov 2000 22:13:30 GMT", now: now) == .zero)
+        for bad in [nil, "", "soon", "-1", "nan"] as [String?] {
+            #expect(RetryAfter.parse(bad, now: now) == nil)
+        }
+    }
+
+    @Test func budgetAllowsItsBurstThenMakesCallersWait() async throws {
+        let budget = RateBudget(ratePerSecond: 20, burst: 5)
+        let start = ContinuousClock.now
+        for _ in 0..<5 { try await budget.acquire() }
+        // Without the burst these five would take 200 ms; the bound is loose on purpose.
+        #expect(ContinuousClock.now - start < .milliseconds(150))
+        for _ in 0..<4 { try await budget.acquire() }
+        // Four more tokens at 20/s take about 200 ms; only a lower bound is asserted.
+        #expect(ContinuousClock.now - start >= .milliseconds(150))
+    }
+
+    @Test func pauseHoldsEveryCaller() async throws {
+        let budget = RateBudget(ratePerSecond: 1000, burst: 10)
+        budget.pause(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        try await budget.acquire()
+        #expect(ContinuousClock.now - start >= .milliseconds(190))
+    }
+}
