@@ -48,3 +48,28 @@ struct RetryTimingTests {
         #expect(ContinuousClock.now - start >= .milliseconds(190))
     }
 }
+
+@Suite("Deadlines")
+struct DeadlineTests {
+    @Test func returnsTheResultWhenInTime() async throws {
+        #expect(try await withDeadline(.seconds(5)) { 42 } == 42)
+        await #expect(throws: CancellationError.self) { try await withDeadline(.seconds(5)) { throw CancellationError() } }
+    }
+
+    @Test func answersOnTimeEvenWhenTheOperationIgnoresCancellation() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: DeadlineExceeded.self) {
+            try await withDeadline(.milliseconds(100)) {
+                // Sleeps on a thread, deaf to cancellation, like a query on a silent connection.
+                await withCheckedContinuation { continuation in
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: 2)
+                        continuation.resume()
+                    }
+                }
+                return 1
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(1.5))
+    }
+}

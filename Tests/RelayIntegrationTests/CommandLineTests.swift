@@ -29,19 +29,29 @@ struct CommandLineTests {
         return env
     }
 
+    /// Runs a one-shot command; stdout and stderr are captured separately through files.
     static func run(_ arguments: [String], env: [String: String]) async throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = arguments
         process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        process.standardInput = FileHandle.nullDevice
+        let folder = FileManager.default.temporaryDirectory
+        let outURL = folder.appendingPathComponent("out-\(UUID().uuidString)"), errURL = folder.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return Run(status: status, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                   stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
     @Test func missingDatabaseURLFailsWithOneClearLine() async throws {
@@ -93,15 +103,9 @@ struct CommandLineTests {
 
     @Test func sigtermFinishesInFlightRequestsThenExitsZero() async throws {
         try await TestDatabase.with { db async throws in
-            let port = try freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try Self.binary())
-            process.arguments = ["serve", "--no-worker", "--port", String(port)]
-            process.environment = Self.environment(db, ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            defer { if process.isRunning { process.terminate() } }
+            let port = try await freePort()
+            let process = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: db,
+                                           env: ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
 
             let client = HTTPProbe(port: port)
             var ready = false
@@ -118,12 +122,11 @@ struct CommandLineTests {
                     group.addTask { (try? await client.post(WebhookFixture.session(n, run: run))) == 200 }
                 }
                 try? await Task.sleep(for: .milliseconds(30))
-                kill(process.processIdentifier, SIGTERM)
+                process.kill(SIGTERM)
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(process.terminationReason == .exit)
+            #expect(await process.waitForExit() == 0)
+            #expect(process.process.terminationReason == .exit)
             #expect(accepted > 0)
             // Every 2xx answer stands for a stored event.
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events") == accepted)

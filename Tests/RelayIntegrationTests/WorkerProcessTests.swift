@@ -33,7 +33,7 @@ struct WorkerProcessTests {
             #expect(try await stack.count("SELECT count(*) FROM item_events WHERE kind = 'item.created'") == 12)
             // Both replicas did work.
             #expect(try await stack.count("SELECT count(DISTINCT leased_by) FROM jobs WHERE state = 'completed'") == 2)
-            for worker in workers { #expect(worker.stop() == 0) }
+            for worker in workers { #expect(await worker.stop() == 0) }
         }
     }
 
@@ -47,7 +47,7 @@ struct WorkerProcessTests {
             let id = try await sim.createItem("sku-killed")
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'running'") == 1 })
             doomed.kill(SIGKILL)
-            doomed.process.waitUntilExit()
+            _ = await doomed.waitForExit()
             #expect(doomed.process.terminationReason == .uncaughtSignal)
             try await sim.configure(["latency_ms": .number(0)])
 
@@ -58,7 +58,7 @@ struct WorkerProcessTests {
             #expect(ContinuousClock.now - killedAt < .seconds(10))
             #expect(try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed' AND attempt = 2 AND errors::text LIKE '%lease expired%'") == 1)
             #expect(try await stack.timeline(id) == ["item.created"])
-            #expect(rescuer.stop() == 0)
+            #expect(await rescuer.stop() == 0)
         }
     }
 }

@@ -56,7 +56,7 @@ log "pgbench: $CONCURRENCY clients, ${DURATION}s"
 "$PGBENCH_BIN" -h 127.0.0.1 -p "$PG_PORT" -U relay -n -M prepared -c "$CONCURRENCY" -j 2 -T "$DURATION" \
   -f "$STATE/pgbench.sql" relay_bench > "$STATE/pgbench.out" 2>&1
 PGBENCH_TPS=$(sed -nE 's/^tps = ([0-9.]+).*/\1/p' "$STATE/pgbench.out" | head -1)
-"${PSQL[@]}" -c "TRUNCATE webhook_events, jobs; VACUUM ANALYZE webhook_events; VACUUM ANALYZE jobs;"
+"${PSQL[@]}" -c "TRUNCATE webhook_events, jobs CASCADE" -c "VACUUM ANALYZE webhook_events" -c "VACUUM ANALYZE jobs"
 
 # 2. Pre-signed, distinct webhooks: more than the relay can take in the run.
 COUNT=${BENCH_REQUESTS:-$((DURATION * 40000))}
@@ -110,11 +110,23 @@ LUA
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$RELAY_PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+# CPU seconds (user+system) of a process and, for the postmaster, of all its backends.
+cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+pg_cpu() {
+  local master; master=$(head -1 "$PG_DATA/postmaster.pid" 2>/dev/null || pg_as_owner head -1 "$PG_DATA/postmaster.pid")
+  local total=0 pid
+  for pid in $(pgrep -P "$master"); do total=$((total + $(cpu_of "$pid"))); done
+  echo "$total"
+}
+TICKS=$(getconf CLK_TCK)
+RELAY_CPU0=$(cpu_of "$RELAY_PID"); PG_CPU0=$(pg_cpu)
 THREADS=${WRK_THREADS:-1}
 log "wrk: $THREADS thread(s), $CONCURRENCY connections, ${DURATION}s"
 wrk -t "$THREADS" -c "$CONCURRENCY" -d "${DURATION}s" --timeout 10s -s "$STATE/wrk.lua" \
   "http://127.0.0.1:$RELAY_PORT" -- "$STATE/requests.tsv" "$THREADS" > "$STATE/wrk.out" 2>&1
 RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
+RELAY_CPU=$(( $(cpu_of "$RELAY_PID") - RELAY_CPU0 )); PG_CPU=$(( $(pg_cpu) - PG_CPU0 ))
+BATCH=$(curl -fsS "http://127.0.0.1:$RELAY_PORT/metrics" | awk '/^relay_ingest_batch_size_sum/ {s=$2} /^relay_ingest_batch_size_count/ {c=$2} END {if (c > 0) printf "%.1f", s / c; else print "?"}')
 kill -TERM "$RELAY_PID"; wait "$RELAY_PID" || true; trap - EXIT
 STORED=$("${PSQL[@]}" -tAc "SELECT count(*) FROM webhook_events")
 JOBS=$("${PSQL[@]}" -tAc "SELECT count(*) FROM jobs")
@@ -125,15 +137,16 @@ line=$(grep '^WRK ' "$STATE/wrk.out") || { cat "$STATE/wrk.out" >&2; exit 1; }
 val() { printf '%s' "$line" | sed -nE "s/.* $1=([0-9]+).*/\1/p"; }
 REQS=$(val requests); DUR=$(val duration_us); NON2XX=$(val non2xx); SOCKERR=$(val socket_errors)
 ACCEPTED=$((REQS - NON2XX))
-python3 - "$ACCEPTED" "$DUR" "$(val p50_us)" "$(val p90_us)" "$(val p99_us)" "$(val max_us)" "$PGBENCH_TPS" "$NON2XX" "$SOCKERR" "$STORED" "$JOBS" "$DUPS" "$RSS_KB" "$CONCURRENCY" "$DURATION" <<'PY'
+python3 - "$ACCEPTED" "$DUR" "$(val p50_us)" "$(val p90_us)" "$(val p99_us)" "$(val max_us)" "$PGBENCH_TPS" "$NON2XX" "$SOCKERR" "$STORED" "$JOBS" "$DUPS" "$RSS_KB" "$CONCURRENCY" "$DURATION" "$RELAY_CPU" "$PG_CPU" "$TICKS" "$BATCH" <<'PY'
 import sys
-acc, dur, p50, p90, p99, mx, tps, non2xx, sockerr, stored, jobs, dups, rss, conc, secs = sys.argv[1:]
+acc, dur, p50, p90, p99, mx, tps, non2xx, sockerr, stored, jobs, dups, rss, conc, secs, rcpu, pcpu, ticks, batch = sys.argv[1:]
 rps = int(acc) / (int(dur) / 1e6)
 tps = float(tps)
 print(f"ingest benchmark: concurrency {conc}, {secs}s, signed distinct webhooks (HMAC-SHA256), fsync on")
 print(f"  relay accepted      {rps:10.0f} req/s   ({acc} answered 2xx, {non2xx} non-2xx, {sockerr} socket errors)")
 print(f"  relay latency       p50 {int(p50)/1000:.2f} ms   p90 {int(p90)/1000:.2f} ms   p99 {int(p99)/1000:.2f} ms   max {int(mx)/1000:.2f} ms")
 print(f"  stored              {stored} events, {jobs} jobs, {dups} duplicates counted; relay RSS {int(rss)/1024:.0f} MiB")
+print(f"  cpu during load     relay {int(rcpu)/int(ticks):.1f} s, postgres {int(pcpu)/int(ticks):.1f} s of {2*int(secs)} core-seconds; mean commit batch {batch} events")
 print(f"  pgbench ceiling     {tps:10.0f} TPS   (event + job, one transaction each)")
 print(f"  ratio relay/pgbench {rps / tps:10.2f}   (target >= 1.0 with p99 < 25 ms)")
 PY

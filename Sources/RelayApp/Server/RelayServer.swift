@@ -41,8 +41,7 @@ public struct RelayServer {
         WebhookController(
             verifier: verifier, ingestor: ingestor,
             addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-            maxBodyBytes: settings.webhookMaxBodyBytes,
-            storeDeadline: .milliseconds(settings.storeTimeoutMilliseconds)
+            maxBodyBytes: settings.webhookMaxBodyBytes
         ).addRoutes(to: router)
         HealthController(
             readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Thrown by `withDeadline` when the operation did not finish in time.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
     public let limit: Duration
@@ -5,21 +7,77 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
     public var description: String { "operation did not finish within \(limit)" }
 }
 
-/// Runs `operation`, cancelling it and throwing `DeadlineExceeded` when it takes longer than
-/// `limit`. Used wherever an answer must come in bounded time (a webhook waiting on a commit,
-/// a database that stopped answering), so nothing hangs forever.
+/// Runs `operation` and returns its result, or throws `DeadlineExceeded` once `limit` has
+/// passed, whichever comes first. Unlike a task group, this returns on time even when the
+/// operation ignores cancellation (a query on a connection that went silent): the operation
+/// is cancelled and left to finish on its own, and its late result is dropped. Used wherever
+/// an answer must come in bounded time, so nothing hangs forever.
 public func withDeadline<T: Sendable>(
     _ limit: Duration,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw DeadlineExceeded(limit: limit)
+    let race = DeadlineRace<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let work = Task {
+                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { race.finish(.failure(DeadlineExceeded(limit: limit))) }
+            }
+            race.attach(work: work, timer: timer)
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded(limit: limit) }
-        return first
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first of operation, timer and cancellation to finish resumes the caller; the others
+/// are cancelled and ignored.
+final class DeadlineRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var tasks: [Task<Void, Never>] = []
+        var done = false
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let finished = state.withLock { state -> Bool in
+            if state.done { return true }
+            state.tasks = [work, timer]
+            return false
+        }
+        if finished {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
+            guard !state.done else { return (nil, []) }
+            state.done = true
+            defer {
+                state.continuation = nil
+                state.tasks = []
+            }
+            if state.continuation == nil { state.early = result }
+            return (state.continuation, state.tasks)
+        }
+        for task in tasks { task.cancel() }
+        continuation?.resume(with: result)
     }
 }

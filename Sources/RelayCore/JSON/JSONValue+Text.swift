@@ -2,11 +2,7 @@ import Foundation
 
 extension JSONValue {
     /// Compact JSON text with sorted keys (stable, so equal values give equal text).
-    public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
+    public var jsonText: String { JSONWriter.text(self) }
 
     /// Parses JSON text; nil when it is not JSON.
     public init?(jsonText: String) {

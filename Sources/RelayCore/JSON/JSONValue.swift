@@ -13,7 +13,7 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses a JSON text (any value at the top level).
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 
     public subscript(key: String) -> JSONValue? {

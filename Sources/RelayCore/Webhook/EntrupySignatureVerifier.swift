@@ -22,7 +22,7 @@ public struct EntrupySignatureVerifier: Sendable {
             return .invalidSignature(reason: "signature is neither hex nor base64 of a SHA-256 digest")
         }
         for secret in secrets {
-            let key = SymmetricKey(data: secret.keyBytes)
+            let key = secret.key
             if HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key) {
                 return .verified(.entrupy)
             }
@@ -32,8 +32,8 @@ public struct EntrupySignatureVerifier: Sendable {
 
     /// Accepts `sha256=` + hex/base64, trimming blanks. A digest must be exactly 32 bytes.
     static func decodeDigest(_ header: String) -> [UInt8]? {
-        var value = Substring(header.trimmingCharacters(in: .whitespaces))
-        if value.lowercased().hasPrefix("sha256=") { value = value.dropFirst(7) }
+        var value = Substring(header.trimmingWhitespace())
+        if value.utf8.count >= 7, value.prefix(7).lowercased() == "sha256=" { value = value.dropFirst(7) }
         if value.utf8.count == 64, let bytes = HexBytes.decode(value) { return bytes }
         if let bytes = Base64Bytes.decode(value), bytes.count == 32 { return bytes }
         return nil

@@ -35,7 +35,7 @@ public struct StandardWebhookVerifier: Sendable {
 
         let signed = Self.signedContent(id: id, timestamp: timestamp, body: body)
         for secret in secrets {
-            let key = SymmetricKey(data: secret.keyBytes)
+            let key = secret.key
             for mac in candidates where HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: signed, using: key) {
                 return .verified(.standardWebhooks)
             }

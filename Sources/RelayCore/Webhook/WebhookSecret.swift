@@ -1,12 +1,16 @@
+import Crypto
 import Foundation
 
 /// A configured signing key. The bytes never leave this type except into an HMAC key,
 /// and `description` never prints them, so logging a configuration cannot leak a secret.
 public struct WebhookSecret: Sendable, CustomStringConvertible {
     public let keyBytes: [UInt8]
+    /// Made once: building the key per request showed up in the receiver's profile.
+    public let key: SymmetricKey
 
     public init(keyBytes: [UInt8]) {
         self.keyBytes = keyBytes
+        self.key = SymmetricKey(data: keyBytes)
     }
 
     /// An Entrupy subscription secret: the UTF-8 bytes of the string the customer chose.

@@ -13,13 +13,17 @@ import Synchronization
 /// request in flight is never left without an answer.
 public final class GroupCommitIngestor: Service, Sendable {
     struct Pending: Sendable {
-        let ticket: UInt64
         let event: NewWebhookEvent
         let continuation: CheckedContinuation<IngestResult, any Error>
+        let deadline: ContinuousClock.Instant
     }
 
     struct State {
-        var queue: [Pending] = []
+        /// Every unanswered request, queued or in a writer's hands. Whoever removes an entry
+        /// answers it, so each request is answered exactly once.
+        var waiting: [UInt64: Pending] = [:]
+        /// Tickets in arrival order; an answered ticket left here is skipped.
+        var queue: [UInt64] = []
         var idleWriters: [CheckedContinuation<Void, Never>] = []
         var nextTicket: UInt64 = 0
         var draining = false
@@ -35,7 +39,10 @@ public final class GroupCommitIngestor: Service, Sendable {
     private let batchSize = Recorder(label: "relay_ingest_batch_size")
     private let commitTimer = Metrics.Timer(label: "relay_ingest_commit_duration_seconds")
     private let commitFailures = Counter(label: "relay_ingest_commit_failures_total")
+    private let expired = Counter(label: "relay_ingest_deadline_exceeded_total")
 
+    /// - Parameter storeTimeout: the longest a request waits for its commit, queueing included;
+    ///   past it the request is answered with `DeadlineExceeded` (the receiver says 503).
     public init(repository: any WebhookEventRepository, writers: Int, maxBatch: Int, storeTimeout: Duration, logger: Logger) {
         self.repository = repository
         self.writers = max(1, writers)
@@ -44,39 +51,41 @@ public final class GroupCommitIngestor: Service, Sendable {
         self.logger = logger
     }
 
-    /// Stores `event` durably and returns once its commit is done. Cancelling the calling
-    /// task (a request deadline) withdraws an event that no writer has taken yet.
+    /// Stores `event` durably and returns once its commit is done, or throws when that did not
+    /// happen within the store timeout, the store failed, or the service is stopping.
     public func ingest(_ event: NewWebhookEvent) async throws -> IngestResult {
         let ticket = state.withLock { state -> UInt64 in
             state.nextTicket += 1
             return state.nextTicket
         }
+        let deadline = ContinuousClock.now + storeTimeout
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let (writer, refused) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Bool) in
                     if state.stopped { return (nil, true) }
-                    state.queue.append(Pending(ticket: ticket, event: event, continuation: continuation))
+                    state.waiting[ticket] = Pending(event: event, continuation: continuation, deadline: deadline)
+                    state.queue.append(ticket)
                     return (state.idleWriters.popLast(), false)
                 }
                 if refused { continuation.resume(throwing: StoreError.shuttingDown) }
                 writer?.resume()
             }
         } onCancel: {
-            let withdrawn = state.withLock { state -> Pending? in
-                guard let index = state.queue.firstIndex(where: { $0.ticket == ticket }) else { return nil }
-                return state.queue.remove(at: index)
-            }
-            withdrawn?.continuation.resume(throwing: CancellationError())
+            answer([ticket], with: .failure(CancellationError()))
         }
     }
 
     public func run() async throws {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await withDiscardingTaskGroup { group in
-                    for _ in 0..<writers {
-                        group.addTask { await self.writerLoop() }
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.expireLoop() }
+                    await withDiscardingTaskGroup { writers in
+                        for _ in 0..<self.writers {
+                            writers.addTask { await self.writerLoop() }
+                        }
                     }
+                    group.cancelAll()
                 }
             } onGracefulShutdown: {
                 self.beginDraining()
@@ -85,12 +94,17 @@ public final class GroupCommitIngestor: Service, Sendable {
             self.beginDraining()
         }
         // Writers are gone: refuse newcomers and answer any straggler that slipped in.
-        let leftovers = state.withLock { state -> [Pending] in
+        let leftovers = state.withLock { state -> [UInt64] in
             state.stopped = true
-            defer { state.queue.removeAll() }
-            return state.queue
+            return Array(state.waiting.keys)
         }
-        for pending in leftovers { pending.continuation.resume(throwing: StoreError.shuttingDown) }
+        answer(leftovers, with: .failure(StoreError.shuttingDown))
+    }
+
+    /// Removes the tickets still waiting and resumes each with `result` (outside the lock).
+    private func answer(_ tickets: [UInt64], with result: Result<IngestResult, any Error>) {
+        let pending = state.withLock { state in tickets.compactMap { state.waiting.removeValue(forKey: $0) } }
+        for entry in pending { entry.continuation.resume(with: result) }
     }
 
     private func beginDraining() {
@@ -102,36 +116,56 @@ public final class GroupCommitIngestor: Service, Sendable {
         for writer in idle { writer.resume() }
     }
 
+    /// Answers requests whose deadline passed, whether queued or held by a stuck writer.
+    private func expireLoop() async {
+        let period = min(max(storeTimeout / 20, .milliseconds(10)), .milliseconds(100))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: period)
+            let now = ContinuousClock.now
+            let late = state.withLock { state in state.waiting.filter { $0.value.deadline <= now }.map(\.key) }
+            if !late.isEmpty {
+                expired.increment(by: late.count)
+                answer(late, with: .failure(DeadlineExceeded(limit: storeTimeout)))
+            }
+        }
+    }
+
     private func writerLoop() async {
         while let batch = await nextBatch() {
             batchSize.record(batch.count)
             let start = ContinuousClock.now
+            let tickets = batch.map(\.0)
             do {
-                let events = batch.map(\.event)
+                let events = batch.map(\.1)
                 let repository = self.repository
                 let results = try await withDeadline(storeTimeout) { try await repository.store(events) }
                 commitTimer.recordInterval(since: start)
-                for (pending, result) in zip(batch, results) { pending.continuation.resume(returning: result) }
+                let pending = state.withLock { state in tickets.map { state.waiting.removeValue(forKey: $0) } }
+                for (entry, result) in zip(pending, results) { entry?.continuation.resume(returning: result) }
             } catch {
                 commitFailures.increment()
                 logger.error("storing webhook batch failed", metadata: [
                     "batch_size": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))",
                 ])
-                for pending in batch { pending.continuation.resume(throwing: error) }
+                answer(tickets, with: .failure(error))
             }
         }
     }
 
-    /// The next batch, waiting while the queue is empty; nil once draining has emptied it.
-    private func nextBatch() async -> [Pending]? {
+    /// The next batch of (ticket, event), waiting while the queue is empty; nil once draining has emptied it.
+    private func nextBatch() async -> [(UInt64, NewWebhookEvent)]? {
         while true {
-            enum Step { case batch([Pending]), finished, wait }
+            enum Step { case batch([(UInt64, NewWebhookEvent)]), finished, wait }
             let step = state.withLock { state -> Step in
-                if !state.queue.isEmpty {
-                    let count = min(maxBatch, state.queue.count)
-                    defer { state.queue.removeFirst(count) }
-                    return .batch(Array(state.queue.prefix(count)))
+                var batch: [(UInt64, NewWebhookEvent)] = []
+                var taken = 0
+                while taken < state.queue.count, batch.count < maxBatch {
+                    let ticket = state.queue[taken]
+                    taken += 1
+                    if let pending = state.waiting[ticket] { batch.append((ticket, pending.event)) }
                 }
+                state.queue.removeFirst(taken)
+                if !batch.isEmpty { return .batch(batch) }
                 return state.draining ? .finished : .wait
             }
             switch step {

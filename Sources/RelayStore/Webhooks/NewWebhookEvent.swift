@@ -22,8 +22,6 @@ public struct NewWebhookEvent: Sendable {
 
     /// Headers as a JSON object text for the `jsonb` column.
     var headersJSON: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(headers)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        JSONValue.object(headers.mapValues(JSONValue.string)).jsonText
     }
 }

@@ -23,8 +23,9 @@ struct HTTPProbe: Sendable {
 }
 
 /// An unused loopback port (bound, read, released).
-func freePort() throws -> Int {
-    let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
-    defer { try? channel.close().wait() }
-    return channel.localAddress!.port!
+func freePort() async throws -> Int {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+    let port = channel.localAddress!.port!
+    try await channel.close()
+    return port
 }

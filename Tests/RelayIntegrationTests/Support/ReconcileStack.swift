@@ -15,7 +15,7 @@ struct ReconcileStack: Sendable {
     static func with<T: Sendable>(env: [String: String] = [:], simulatorRate: Double = 0, worker: Bool = true,
                                   _ body: @escaping @Sendable (ReconcileStack) async throws -> T) async throws -> T {
         try await TestDatabase.with { db async throws in
-            let port = try freePort()
+            let port = try await freePort()
             return try await TestSimulator.with(webhookURL: "http://127.0.0.1:\(port)/webhooks/entrupy") { sim async throws in
                 try await sim.configure(["rate_limit_per_second": .number(simulatorRate)])
                 let merged = fastEnv.merging(env) { _, new in new }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import RelayCore
+
+@Suite("The JSON reader")
+struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test func readsEveryKindOfValue() throws {
+        let value = try parse(#" {"a": [1, -2.5, 3e2, 0, -0.0, 1E-2], "b": {"c": null, "d": true, "e": false}, "s": "x\"y\\z\/\n\t\u00e9\ud83d\ude00", "": ""} "#)
+        #expect(value["a"] == .array([.number(1), .number(-2.5), .number(300), .number(0), .number(-0.0), .number(0.01)]))
+        #expect(value[path: "b.c"] == .null)
+        #expect(value[path: "b.d"] == .bool(true))
+        #expect(value["s"] == .string("x\"y\\z/\n\té😀"))
+        #expect(value[""] == .string(""))
+        #expect(try parse("42") == .number(42))
+        #expect(try parse(#""top""#) == .string("top"))
+        #expect(try parse("[]") == .array([]))
+        #expect(try parse("{}") == .object([:]))
+        #expect(try parse(#"{"k": 1, "k": 2}"#)["k"] == .number(2))
+    }
+
+    @Test("refuses malformed input with a position", arguments: [
+        "", " ", "{", "[1,]", "{\"a\":1,}", "{a:1}", "'x'", "01", "1.", ".5", "-", "1e", "+1", "nul", "truex", "[1 2]",
+        "\"unterminated", "\"bad \\x escape\"", "\"\\ud800\"", "\"\\udc00\"", "\"tab\there\"", "{\"a\" 1}", "[1]]", "1e999", "NaN",
+    ])
+    func malformed(_ text: String) {
+        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xff, 0xfe, 0x22]) }
+    }
+
+    @Test func boundsNestingInsteadOfOverflowingTheStack() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParser.Failure.self) { try parse(deep) }
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(try parse(fine).arrayValue?.count == 1)
+    }
+
+    @Test func agreesWithFoundationOnARealisticItem() throws {
+        let text = #"{"item":{"entrupy_id":"E1","status":{"result":{"id":"authentic","final":true},"flag":"none"},"n":[1.5,2,{"x":"ü"}]}}"#
+        let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(try parse(text) == foundation)
+        #expect(try parse(foundation.jsonText) == foundation)
+    }
+}
+
+@Suite("The JSON writer")
+struct JSONWriterTests {
+    @Test func writesSortedCompactEscapedText() {
+        let value: JSONValue = .object(["b": .array([.number(1), .number(2.5), .null, .bool(true)]), "a": .string("q\"\\\n\t\u{01}é/")])
+        #expect(value.jsonText == #"{"a":"q\"\\\n\t\u0001é/","b":[1,2.5,null,true]}"#)
+    }
+
+    @Test func roundTripsThroughTheParser() throws {
+        let samples = [#"{"x":[{"y":"z"},-0.5,1e-7,123456789012]}"#, #""\u001f""#, "[]", "{}", #"{"k":"\ud83d\ude00"}"#]
+        for sample in samples {
+            let value = try JSONParser.parse(Array(sample.utf8))
+            #expect(try JSONParser.parse(Array(value.jsonText.utf8)) == value)
+        }
+    }
+}
