@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "entrupy-relay", targets: ["EntrupyRelay"]),
         .executable(name: "entrupy-sim", targets: ["EntrupySim"]),
+        .executable(name: "relay-bench", targets: ["RelayBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -142,6 +143,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Load generators behind deploy/bench/*.sh.
+        .executableTarget(
+            name: "RelayBench",
+            dependencies: [
+                "RelayApp", "RelayCore", "RelayStore", "RelayWorker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

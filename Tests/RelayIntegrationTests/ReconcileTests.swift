@@ -125,7 +125,7 @@ struct ReconcileTests {
             }
             #expect(outcome == .scheduled)
             #expect(try await stack.waitFor(id, result: "needs_review"))
-            #expect(try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed'") == 1)
+            #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed'") == 1 })
         }
     }
 }

@@ -56,7 +56,9 @@ struct WorkerProcessTests {
             #expect(try await stack.waitFor(id, result: "needs_review", timeout: .seconds(20)))
             // Lease of 2 s, rescued within a second of expiry, then claimed at once: well under 10 s.
             #expect(ContinuousClock.now - killedAt < .seconds(10))
-            #expect(try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed' AND attempt = 2 AND errors::text LIKE '%lease expired%'") == 1)
+            #expect(try await eventually {
+                try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed' AND attempt = 2 AND errors::text LIKE '%lease expired%'") == 1
+            })
             #expect(try await stack.timeline(id) == ["item.created"])
             #expect(await rescuer.stop() == 0)
         }

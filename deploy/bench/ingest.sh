@@ -12,34 +12,14 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DURATION=${DURATION:-15}
 CONCURRENCY=${CONCURRENCY:-32}
-STATE=${BENCH_STATE_DIR:-$ROOT/.local/bench}
-PG_PORT=${BENCH_PG_PORT:-54339}
 RELAY_PORT=${BENCH_RELAY_PORT:-8097}
-export PG_PORT
-. "$ROOT/deploy/lib/postgres.sh"
-log() { printf '%s\n' "bench: $*" >&2; }
+. "$ROOT/deploy/lib/bench.sh"
 
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v openssl >/dev/null || need+=(openssl)
-command -v curl >/dev/null || need+=(curl)
-if [ ${#need[@]} -gt 0 ]; then
-  log "installing ${need[*]}"; apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
-fi
-
-log "building release (a cold build takes about 6 minutes)"
-(cd "$ROOT" && swift build -c release --product entrupy-relay --scratch-path "$ROOT/.build-bench" >&2)
-BIN="$ROOT/.build-bench/release/entrupy-relay"
-
-pg_start "$STATE" "$PG_PORT"
-pg_create_db relay_bench fresh
-DB_URL="$PG_URL_BASE/relay_bench?sslmode=disable"
+bench_setup relay_bench entrupy-relay
+BIN="$BIN_DIR/entrupy-relay"
 PGBENCH_BIN="$PG_BIN/pgbench"; [ -x "$PGBENCH_BIN" ] || PGBENCH_BIN=$(command -v pgbench)
-export PGPASSWORD=$PG_PASSWORD
-PSQL=(psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U relay -d relay_bench)
 SECRET="bench-secret-$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET MIGRATIONS_DIR=$ROOT/migrations LOG_LEVEL=warning
-"$BIN" migrate >/dev/null
 
 # 1. The ceiling: PostgreSQL alone, the same two rows per webhook, one transaction each.
 cat > "$STATE/pgbench.sql" <<'SQL'
@@ -109,7 +89,7 @@ LUA
 "$BIN" serve --no-worker --host 127.0.0.1 --port "$RELAY_PORT" > "$STATE/relay.log" 2>&1 &
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$RELAY_PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
 # CPU seconds (user+system) of a process and, for the postmaster, of all its backends.
 cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 pg_cpu() {

@@ -84,7 +84,7 @@ public struct RelaySettings: Sendable {
         logLevel = parsedLevel
         host = reader.string("HOST") ?? "127.0.0.1"
         port = try reader.integer("PORT", default: 8080, range: 0...65_535)
-        ingestWriters = try reader.integer("INGEST_WRITERS", default: 4, range: 1...64)
+        ingestWriters = try reader.integer("INGEST_WRITERS", default: 2, range: 1...64)
         ingestMaxBatch = try reader.integer("INGEST_MAX_BATCH", default: 128, range: 1...1_000)
         storeTimeoutMilliseconds = try reader.integer("WEBHOOK_STORE_TIMEOUT_MS", default: 5_000, range: 100...120_000)
         migrationsDirectory = reader.string("MIGRATIONS_DIR")

@@ -82,6 +82,20 @@ public struct PostgresJobQueue: Sendable {
         return try await rows.decode(Int64.self).first { _ in true } != nil
     }
 
+    /// Completes many jobs in one statement (one commit); returns how many this worker still held.
+    @discardableResult
+    public func complete(ids: [Int64], worker: String) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let rows = try await client.query("""
+            WITH done AS (
+                UPDATE jobs SET state = 'completed', finished_at = now(), lease_expires_at = NULL
+                WHERE id = ANY(\(ids)) AND leased_by = \(worker) AND state = 'running' RETURNING 1)
+            SELECT count(*)::int FROM done
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
     /// Records a failed attempt: `retryable` after `delay`, or `dead` when attempts are spent
     /// (or `dead` is forced). Returns the new state, nil when the lease was lost.
     @discardableResult

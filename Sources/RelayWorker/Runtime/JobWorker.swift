@@ -20,6 +20,7 @@ public final class JobWorker: Service, Sendable {
     private let stopping = Mutex(false)
     private let running = Mutex(0)
     private let backoff: Backoff
+    private let completions: CompletionBatcher
 
     private let availableGauge = Gauge(label: "relay_jobs_available")
     private let oldestGauge = Gauge(label: "relay_jobs_oldest_available_seconds")
@@ -33,6 +34,7 @@ public final class JobWorker: Service, Sendable {
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         self.backoff = Backoff(base: configuration.backoffBase, cap: configuration.backoffCap)
+        self.completions = CompletionBatcher(queue: queue, worker: configuration.workerID, logger: logger)
         var logger = logger
         logger[metadataKey: "worker"] = .string(configuration.workerID)
         self.logger = logger
@@ -43,9 +45,13 @@ public final class JobWorker: Service, Sendable {
             await withTaskGroup(of: Void.self) { background in
                 background.addTask { await self.listenLoop() }
                 background.addTask { await self.maintenanceLoop() }
+                let completer = Task { await self.completions.run() }
                 await withDiscardingTaskGroup { jobs in
                     await self.claimLoop(jobs: &jobs)
                 }
+                // Every job has finished: write the last completions, then stop the helpers.
+                completer.cancel()
+                await completer.value
                 background.cancelAll()
             }
         } onGracefulShutdown: {
@@ -138,7 +144,7 @@ public final class JobWorker: Service, Sendable {
             switch outcome {
             case .completed:
                 label = "completed"
-                try await queue.complete(id: job.id, worker: worker)
+                completions.add(job.id)
             case .snooze(let delay):
                 label = "snoozed"
                 try await queue.snooze(id: job.id, worker: worker, delay: delay)

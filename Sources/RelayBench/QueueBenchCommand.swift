@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PostgresNIO
+import RelayApp
+import RelayCore
+import RelayStore
+import RelayWorker
+import ServiceLifecycle
+
+/// Enqueues N no-op jobs, then runs W workers until every job is completed, and prints jobs/s.
+struct QueueBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "queue", abstract: "No-op job throughput.")
+
+    @Option(help: "Jobs per run.") var jobs = 20_000
+    @Option(help: "Worker counts to measure, comma-separated.") var workers = "1,4"
+    @Option(help: "Jobs each worker runs at once.") var concurrency = 32
+
+    func run() async throws {
+        guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"] else { throw ValidationError("DATABASE_URL is required") }
+        let url = try DatabaseURL(parsing: text)
+        var logger = Logger(label: "relay-bench")
+        logger.logLevel = .warning
+        let counts = workers.split(separator: ",").compactMap { Int($0) }
+        for count in counts {
+            let client = try DatabaseClientFactory.makeClient(url, poolSize: max(8, count * 4), logger: logger)
+            let perSecond = try await withThrowingTaskGroup(of: Double?.self) { group in
+                group.addTask { await client.run(); return nil }
+                defer { group.cancelAll() }
+                return try await measure(client: client, workers: count, logger: logger)
+            }
+            print(String(format: "queue: %d worker(s) x %d concurrency: %d no-op jobs, %.0f jobs/s", count, concurrency, jobs, perSecond))
+        }
+    }
+
+    func measure(client: PostgresClient, workers count: Int, logger: Logger) async throws -> Double {
+        try await client.query("DELETE FROM jobs WHERE kind = 'noop'", logger: logger)
+        try await client.query("""
+            INSERT INTO jobs (kind, args) SELECT 'noop', jsonb_build_object('n', n) FROM generate_series(1, \(jobs)) AS n
+            """, logger: logger)
+        let queue = PostgresJobQueue(client: client, logger: logger)
+        let workerList = (0..<count).map { n in
+            JobWorker(queue: queue, client: client, handlers: [NoopHandler()],
+                      configuration: JobWorkerConfiguration(workerID: "bench-\(n)", concurrency: concurrency, pollInterval: .milliseconds(50)),
+                      logger: logger)
+        }
+        let group = ServiceGroup(configuration: .init(services: workerList.map { .init(service: $0) }, logger: logger))
+        let start = ContinuousClock.now
+        return try await withThrowingTaskGroup(of: Double?.self) { tasks in
+            tasks.addTask { try await group.run(); return nil }
+            while true {
+                let rows = try await client.query("SELECT count(*)::int FROM jobs WHERE kind = 'noop' AND state <> 'completed'", logger: logger)
+                var left = 0
+                for try await value in rows.decode(Int.self) { left = value }
+                if left == 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let elapsed = ContinuousClock.now - start
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return Double(jobs) / seconds
+        }
+    }
+}

@@ -1,0 +1,40 @@
+# Shared by deploy/bench/*.sh: tools, a release build, and a fresh database on a private
+# PostgreSQL cluster (port 54339, fsync on) that the benchmarks may wipe.
+ROOT=${ROOT:?}
+STATE=${BENCH_STATE_DIR:-$ROOT/.local/bench}
+PG_PORT=${BENCH_PG_PORT:-54339}
+export PG_PORT
+. "$ROOT/deploy/lib/postgres.sh"
+log() { printf '%s\n' "bench: $*" >&2; }
+
+# bench_setup DB PRODUCT...: installs wrk/curl/openssl if missing, builds the products in
+# release (in .build-bench/), starts the cluster, recreates DB, migrates. Sets BIN_DIR, DB_URL, PSQL.
+bench_setup() {
+  local db=$1; shift
+  local need=()
+  command -v wrk >/dev/null || need+=(wrk)
+  command -v openssl >/dev/null || need+=(openssl)
+  command -v curl >/dev/null || need+=(curl)
+  if [ ${#need[@]} -gt 0 ]; then
+    log "installing ${need[*]}"; apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+  fi
+  log "building release ($*); a cold build takes about 6 minutes"
+  local product
+  for product in "$@"; do
+    (cd "$ROOT" && swift build -c release --product "$product" --scratch-path "$ROOT/.build-bench" >&2)
+  done
+  BIN_DIR="$ROOT/.build-bench/release"
+  pg_start "$STATE" "$PG_PORT"
+  pg_create_db "$db" fresh
+  DB_URL="$PG_URL_BASE/$db?sslmode=disable"
+  PSQL=(psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U relay -d "$db")
+  export PGPASSWORD=$PG_PASSWORD
+  DATABASE_URL=$DB_URL MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning "$BIN_DIR/entrupy-relay" migrate >/dev/null
+}
+
+# wait_http URL: up to 10 s for a 2xx.
+wait_http() {
+  local _
+  for _ in $(seq 1 100); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  log "$1 did not answer"; return 1
+}
