@@ -13,6 +13,7 @@ STATE=${RELAY_STATE_DIR:-$ROOT/.local}
 PG_PORT=${RELAY_PG_PORT:-54329}
 RELAY_HOST=${HOST:-127.0.0.1}
 RELAY_PORT=${PORT:-8080}
+SIM_PORT=${RELAY_SIM_PORT:-8090}
 export PG_PORT
 # shellcheck source=deploy/lib/postgres.sh
 . "$ROOT/deploy/lib/postgres.sh"
@@ -37,12 +38,29 @@ webhook_secret() {
 }
 
 build() {
-  log "building entrupy-relay ($1); a cold build takes several minutes"
-  (cd "$ROOT" && swift build -c "$1" --product entrupy-relay >&2)
-  BIN="$(cd "$ROOT" && swift build -c "$1" --show-bin-path)/entrupy-relay"
+  log "building entrupy-relay and entrupy-sim ($1); a cold build takes several minutes"
+  (cd "$ROOT" && swift build -c "$1" --product entrupy-relay >&2 && swift build -c "$1" --product entrupy-sim >&2)
+  BIN_DIR="$(cd "$ROOT" && swift build -c "$1" --show-bin-path)"
+  BIN="$BIN_DIR/entrupy-relay"
 }
 
-relay_running() { [ -f "$STATE/relay.pid" ] && kill -0 "$(cat "$STATE/relay.pid")" 2>/dev/null; }
+running() { [ -f "$STATE/$1.pid" ] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
+relay_running() { running relay; }
+
+# Without ENTRUPY_API_TOKEN the relay talks to the simulator, which also sends it webhooks.
+use_simulator() { [ -z "${ENTRUPY_API_TOKEN:-}" ] || [ "${RELAY_SIMULATOR:-0}" = 1 ]; }
+
+start_simulator() {
+  local secret=$1
+  stop_pid sim
+  local token_file="$STATE/sim-api-token"
+  [ -s "$token_file" ] || (umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$token_file")
+  nohup "$BIN_DIR/entrupy-sim" --host 127.0.0.1 --port "$SIM_PORT" \
+    --webhook-url "http://$RELAY_HOST:$RELAY_PORT/webhooks/entrupy" --webhook-secret "$secret" \
+    --api-token "$(cat "$token_file")" >>"$STATE/sim.log" 2>&1 &
+  echo $! > "$STATE/sim.pid"
+  export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$token_file")"
+}
 
 cmd_run() {
   local url; url=$(database_url entrupy_relay)
@@ -53,8 +71,10 @@ cmd_run() {
   export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
   "$BIN" migrate
   if relay_running; then
-    log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_relay
+    log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_pid relay
   fi
+  local simulated=""
+  if use_simulator; then start_simulator "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; simulated=1; fi
   nohup "$BIN" serve --host "$RELAY_HOST" --port "$RELAY_PORT" >>"$STATE/relay.log" 2>&1 &
   echo $! > "$STATE/relay.pid"
   for _ in $(seq 1 100); do
@@ -80,6 +100,16 @@ Then see it:
 Health: curl http://$RELAY_HOST:$RELAY_PORT/readyz   Metrics: curl http://$RELAY_HOST:$RELAY_PORT/metrics
 Stop everything: ./deploy/local.sh stop
 TXT
+  if [ -n "$simulated" ]; then cat <<TXT
+
+No ENTRUPY_API_TOKEN was set, so the Entrupy simulator runs beside the relay on
+http://127.0.0.1:$SIM_PORT (pid $(cat "$STATE/sim.pid"), log $STATE/sim.log); it sends its webhooks to the relay.
+  id=\$(curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items -d '{"customer_item_id":"sku-42","brand":"nike"}' | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/')
+  curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items/\$id/result -d '{"result":"authentic","final":true}'
+  curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items/\$id/flag -d '{"flag":"flagged"}'
+  ./deploy/local.sh cli items show sku-42
+TXT
+  fi
 }
 
 cmd_send_test_webhook() {
@@ -91,19 +121,23 @@ cmd_send_test_webhook() {
   echo
 }
 
-stop_relay() {
-  relay_running || { rm -f "$STATE/relay.pid"; return 0; }
-  local pid; pid=$(cat "$STATE/relay.pid")
+# stop_pid NAME: SIGTERM to the PID in $STATE/NAME.pid, SIGKILL after 10 s.
+stop_pid() {
+  running "$1" || { rm -f "$STATE/$1.pid"; return 0; }
+  local pid; pid=$(cat "$STATE/$1.pid")
   kill -TERM "$pid"
   for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && { log "relay did not stop in 10 s; killing pid $pid"; kill -KILL "$pid"; }
-  rm -f "$STATE/relay.pid"
-  log "relay stopped"
+  kill -0 "$pid" 2>/dev/null && { log "$1 did not stop in 10 s; killing pid $pid"; kill -KILL "$pid"; }
+  rm -f "$STATE/$1.pid"
+  log "$1 stopped"
 }
 
 # Runs any entrupy-relay subcommand against the local database, e.g. `cli events list --json`.
 cmd_cli() {
   export DATABASE_URL; DATABASE_URL=$(database_url entrupy_relay)
+  if use_simulator && [ -s "$STATE/sim-api-token" ]; then
+    export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$STATE/sim-api-token")"
+  fi
   export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
   local bin; bin="$(cd "$ROOT" && swift build --show-bin-path)/entrupy-relay"
   [ -x "$bin" ] || build debug
@@ -111,12 +145,14 @@ cmd_cli() {
 }
 
 cmd_stop() {
-  stop_relay
+  stop_pid relay
+  stop_pid sim
   pg_stop "$STATE"
 }
 
 cmd_status() {
   if relay_running; then echo "relay: running (pid $(cat "$STATE/relay.pid")) on $RELAY_HOST:$RELAY_PORT"; else echo "relay: not running"; fi
+  if running sim; then echo "simulator: running (pid $(cat "$STATE/sim.pid")) on 127.0.0.1:$SIM_PORT"; else echo "simulator: not running"; fi
   if PG_BIN=$(pg_find_bindir) && [ -d "$STATE/pg/data" ] && pg_as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg/data" status >/dev/null 2>&1; then
     echo "postgres: running on 127.0.0.1:$PG_PORT"
   else

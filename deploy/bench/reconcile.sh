@@ -3,11 +3,11 @@
 # signed webhook to the relay); the relay stores each webhook, its worker fetches the item from
 # the simulator's API (rate limit off) and stores it with its timeline. Prints p50/p99 of
 # "webhook accepted" (received_at) to "item updated" (processed_at, same transaction).
-#   ./deploy/bench/reconcile.sh        (RATE=200 SECONDS=15 by default)
+#   ./deploy/bench/reconcile.sh        (RATE=200 DURATION=15 by default)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RATE=${RATE:-200}
-SECONDS_TO_RUN=${SECONDS:-15}
+SECONDS_TO_RUN=${DURATION:-15}
 SIM_PORT=${BENCH_SIM_PORT:-8096}
 RELAY_PORT=${BENCH_RELAY_PORT:-8097}
 . "$ROOT/deploy/lib/bench.sh"
@@ -18,7 +18,7 @@ SECRET=bench-e2e-secret TOKEN=bench-e2e-token
   --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &
 SIM_PID=$!
 DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN=$TOKEN \
-  ENTRUPY_API_RATE=100000 MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning JOB_POLL_MS=1000 \
+  ENTRUPY_API_RATE=10000 MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning JOB_POLL_MS=1000 \
   "$BIN_DIR/entrupy-relay" serve --port "$RELAY_PORT" > "$STATE/relay-e2e.log" 2>&1 &
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID $SIM_PID 2>/dev/null || true' EXIT
