@@ -83,8 +83,7 @@ public struct EntrupyAPIClient: Sendable {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await http.execute(request, timeout: .nanoseconds(configuration.requestTimeout.components.seconds * 1_000_000_000
-                                                                             + configuration.requestTimeout.components.attoseconds / 1_000_000_000))
+            response = try await http.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
             bytes = try await response.body.collect(upTo: 8 << 20)
         } catch {
             record(route: route, status: "error", since: start)
@@ -116,9 +115,8 @@ public struct EntrupyAPIClient: Sendable {
 
     private func record(route: String, status: String, since start: ContinuousClock.Instant) {
         Counter(label: "relay_entrupy_api_requests_total", dimensions: [("route", route), ("status", status)]).increment()
-        let elapsed = ContinuousClock.now - start
         Metrics.Timer(label: "relay_entrupy_api_duration_seconds", dimensions: [("route", route)])
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }
 
     /// Percent-encodes a path segment: only unreserved characters stay as they are.

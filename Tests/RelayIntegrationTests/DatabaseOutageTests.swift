@@ -14,7 +14,9 @@ struct DatabaseOutageTests {
             let proxied = viaProxy
             defer { Task { await proxy.stop() } }
 
-            try await TestRelay.with(database: proxied, env: ["WEBHOOK_STORE_TIMEOUT_MS": "1500"]) { relay async throws in
+            try await TestRelay.with(database: proxied, env: ["WEBHOOK_STORE_TIMEOUT_MS": "3000"]) { relay async throws in
+                // Through the proxy the pool connects a little later; wait until it is ready.
+                #expect(try await eventually { try await relay.request("/readyz").status == 200 })
                 #expect(try await relay.post(WebhookFixture.session(1)).status == 200)
 
                 proxy.setAvailable(false)

@@ -1,4 +1,5 @@
 import Metrics
+import RelayCore
 
 /// How a webhook request ended, as counted in `relay_webhook_requests_total{outcome}`.
 public enum WebhookOutcome: String, CaseIterable, Sendable {
@@ -23,10 +24,7 @@ public enum WebhookOutcome: String, CaseIterable, Sendable {
 
         func record(_ outcome: WebhookOutcome, since start: ContinuousClock.Instant) {
             counters[outcome]?.increment()
-            let elapsed = ContinuousClock.now - start
-            durations[outcome]?.recordNanoseconds(
-                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-            )
+            durations[outcome]?.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
         }
     }
 }

@@ -27,20 +27,12 @@ extension PostgresItemRepository {
             item.timeline.append(.init(kind: kind, at: at, from: from, to: to, source: source, webhookEventID: eventID))
         }
 
-        let webhooks = try await client.query("""
-            SELECT id, event_type, event_id, entrupy_id, customer_item_id, state, duplicates, verified_by,
-                   client_address, octet_length(body), received_at
-            FROM webhook_events
+        let webhooks = try await client.query(WebhookEventRecord.select("""
             WHERE entrupy_id = \(item.entrupyID)
                OR (entrupy_id IS NULL AND customer_item_id IS NOT NULL AND customer_item_id = \(item.customerItemID))
             ORDER BY received_at, id
-            """, logger: logger)
-        for try await row in webhooks.decode((Int64, String?, String?, String?, String?, String, Int, String, String?, Int, Date).self) {
-            item.webhooks.append(WebhookEventRecord(
-                id: row.0, eventType: row.1, eventID: row.2, entrupyID: row.3, customerItemID: row.4, state: row.5,
-                duplicates: row.6, verifiedBy: row.7, clientAddress: row.8, bodyBytes: row.9, receivedAt: row.10
-            ))
-        }
+            """), logger: logger)
+        item.webhooks = try await WebhookEventRecord.records(from: webhooks)
         return item
     }
 }

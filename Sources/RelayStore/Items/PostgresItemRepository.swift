@@ -93,7 +93,7 @@ public struct PostgresItemRepository: Sendable {
         let rows = try await client.query("""
             SELECT entrupy_id FROM items
             WHERE (NOT result_final OR flag = 'flagged')
-              AND fetched_at < now() - \(PostgresJobQueue.milliseconds(age)) * interval '1 millisecond'
+              AND fetched_at < now() - \(age.milliseconds) * interval '1 millisecond'
             ORDER BY fetched_at LIMIT \(limit)
             """, logger: logger)
         var ids: [String] = []

@@ -29,7 +29,7 @@ public struct PostgresJobQueue: Sendable {
     public static func enqueue(_ jobs: [NewJob], on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
         var ids: [Int64] = []
         for job in jobs {
-            let delay = Self.milliseconds(job.runAfter)
+            let delay = job.runAfter.milliseconds
             let rows = try await connection.query("""
                 INSERT INTO jobs (kind, args, unique_key, scheduled_at, max_attempts)
                 VALUES (\(job.kind), \(job.args.jsonText)::jsonb, \(job.uniqueKey),
@@ -48,7 +48,7 @@ public struct PostgresJobQueue: Sendable {
         guard limit > 0 else { return [] }
         let rows = try await client.query("""
             UPDATE jobs SET state = 'running', attempt = attempt + 1, leased_by = \(worker),
-                   lease_expires_at = now() + \(Self.milliseconds(lease)) * interval '1 millisecond'
+                   lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond'
             WHERE id IN (
                 SELECT id FROM jobs
                 WHERE state IN ('available', 'retryable') AND scheduled_at <= now() AND kind = ANY(\(kinds))
@@ -67,7 +67,7 @@ public struct PostgresJobQueue: Sendable {
     /// Pushes the lease forward; false when this worker no longer holds the job.
     public func extendLease(id: Int64, worker: String, lease: Duration) async throws -> Bool {
         let rows = try await client.query("""
-            UPDATE jobs SET lease_expires_at = now() + \(Self.milliseconds(lease)) * interval '1 millisecond'
+            UPDATE jobs SET lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond'
             WHERE id = \(id) AND leased_by = \(worker) AND state = 'running' RETURNING id
             """, logger: logger)
         return try await rows.decode(Int64.self).first { _ in true } != nil
@@ -104,11 +104,11 @@ public struct PostgresJobQueue: Sendable {
             UPDATE jobs SET
                 state = CASE WHEN attempt >= max_attempts OR \(dead) THEN 'dead' ELSE 'retryable' END,
                 finished_at = CASE WHEN attempt >= max_attempts OR \(dead) THEN now() END,
-                scheduled_at = now() + \(Self.milliseconds(delay)) * interval '1 millisecond',
+                scheduled_at = now() + \(delay.milliseconds) * interval '1 millisecond',
                 lease_expires_at = NULL,
                 errors = errors || jsonb_build_array(jsonb_build_object(
                     'at', now(), 'attempt', attempt, 'worker', \(worker), 'error', \(String(error.prefix(2000))),
-                    'retry_in_ms', CASE WHEN attempt >= max_attempts OR \(dead) THEN NULL ELSE \(Self.milliseconds(delay)) END))
+                    'retry_in_ms', CASE WHEN attempt >= max_attempts OR \(dead) THEN NULL ELSE \(delay.milliseconds) END))
             WHERE id = \(id) AND leased_by = \(worker) AND state = 'running'
             RETURNING state
             """, logger: logger)
@@ -121,7 +121,7 @@ public struct PostgresJobQueue: Sendable {
     public func snooze(id: Int64, worker: String, delay: Duration) async throws -> Bool {
         let rows = try await client.query("""
             UPDATE jobs SET state = 'retryable', attempt = greatest(attempt - 1, 0), lease_expires_at = NULL,
-                   scheduled_at = now() + \(Self.milliseconds(delay)) * interval '1 millisecond'
+                   scheduled_at = now() + \(delay.milliseconds) * interval '1 millisecond'
             WHERE id = \(id) AND leased_by = \(worker) AND state = 'running' RETURNING id
             """, logger: logger)
         return try await rows.decode(Int64.self).first { _ in true } != nil
@@ -156,8 +156,8 @@ public struct PostgresJobQueue: Sendable {
         let rows = try await client.query("""
             WITH gone AS (
                 DELETE FROM jobs WHERE
-                    (state = 'completed' AND finished_at < now() - \(Self.milliseconds(completed)) * interval '1 millisecond')
-                 OR (state = 'dead' AND finished_at < now() - \(Self.milliseconds(dead)) * interval '1 millisecond')
+                    (state = 'completed' AND finished_at < now() - \(completed.milliseconds) * interval '1 millisecond')
+                 OR (state = 'dead' AND finished_at < now() - \(dead.milliseconds) * interval '1 millisecond')
                 RETURNING 1)
             SELECT count(*)::int FROM gone
             """, logger: logger)
@@ -178,10 +178,5 @@ public struct PostgresJobQueue: Sendable {
             return QueueStats(available: available, oldestAvailableSeconds: oldest, running: running, dead: dead)
         }
         return QueueStats(available: 0, oldestAvailableSeconds: 0, running: 0, dead: 0)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -187,7 +187,6 @@ public final class GroupCommitIngestor: Service, Sendable {
 
 extension Metrics.Timer {
     func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }
 }

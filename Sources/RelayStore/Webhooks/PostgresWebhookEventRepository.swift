@@ -101,18 +101,7 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
     }
 
     public func list(limit: Int) async throws -> [WebhookEventRecord] {
-        let rows = try await client.query("""
-            SELECT id, event_type, event_id, entrupy_id, customer_item_id, state, duplicates, verified_by,
-                   client_address, octet_length(body), received_at
-            FROM webhook_events ORDER BY received_at DESC, id DESC LIMIT \(limit)
-            """, logger: logger)
-        var records: [WebhookEventRecord] = []
-        for try await row in rows.decode((Int64, String?, String?, String?, String?, String, Int, String, String?, Int, Date).self) {
-            records.append(WebhookEventRecord(
-                id: row.0, eventType: row.1, eventID: row.2, entrupyID: row.3, customerItemID: row.4, state: row.5,
-                duplicates: row.6, verifiedBy: row.7, clientAddress: row.8, bodyBytes: row.9, receivedAt: row.10
-            ))
-        }
-        return records
+        let rows = try await client.query(WebhookEventRecord.select("ORDER BY id DESC LIMIT \(limit)"), logger: logger)
+        return try await WebhookEventRecord.records(from: rows)
     }
 }

@@ -210,10 +210,3 @@ public final class JobWorker: Service, Sendable {
         }
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, for swift-metrics timers.
-    public var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
-}

@@ -69,23 +69,14 @@ struct TestRelay {
             }
         )
         let group = ServiceGroup(configuration: .init(services: server.services.map { .init(service: $0) }, logger: logger))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(30))))
-        return try await withThrowingTaskGroup(of: T?.self) { tasks in
-            tasks.addTask { try await group.run(); return nil }
-            do {
-                var ports = portStream.makeAsyncIterator()
-                guard let port = await ports.next(), port > 0 else { throw TestSetupError("the relay did not start") }
-                let result = try await body(TestRelay(port: port, http: http, database: database))
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                try await http.shutdown()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                try? await http.shutdown()
-                throw error
-            }
+        var httpConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(20), read: .seconds(30)))
+        // Tests send up to 200 requests at once; the default of 8 connections would queue them past the pool timeout.
+        httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+        return try await withRunning(group, http: http) {
+            var ports = portStream.makeAsyncIterator()
+            guard let port = await ports.next(), port > 0 else { throw TestSetupError("the relay did not start") }
+            return try await body(TestRelay(port: port, http: http, database: database))
         }
     }
 

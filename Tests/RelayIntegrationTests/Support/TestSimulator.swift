@@ -24,22 +24,10 @@ struct TestSimulator: Sendable {
         )
         let group = ServiceGroup(configuration: .init(services: simulator.services.map { .init(service: $0) }, logger: TestDatabase.logger))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        return try await withThrowingTaskGroup(of: T?.self) { tasks in
-            tasks.addTask { try await group.run(); return nil }
+        return try await withRunning(group, http: http) {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw TestSetupError("the simulator did not start") }
-            do {
-                let result = try await body(TestSimulator(port: port, http: http))
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                try await http.shutdown()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                try? await http.shutdown()
-                throw error
-            }
+            return try await body(TestSimulator(port: port, http: http))
         }
     }
 
