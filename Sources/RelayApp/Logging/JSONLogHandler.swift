@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RelayCore
 import Synchronization
 
 /// One JSON object per line on standard error: time, level, label, message and every
@@ -24,35 +25,30 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields: [String: Any] = [
-            "ts": Self.timestamp(),
-            "level": event.level.rawValue,
-            "logger": label,
-            "msg": event.message.description,
+        var fields: [String: JSONValue] = [
+            "ts": .string(Date().formatted(Self.timestampStyle)),
+            "level": .string(event.level.rawValue),
+            "logger": .string(label),
+            "msg": .string(event.message.description),
         ]
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         for (key, value) in merged where fields[key] == nil {
-            fields[key] = Self.plain(value)
+            fields[key] = Self.json(value)
         }
-        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        line.append(0x0a)
+        let line = Data((JSONValue.object(fields).jsonText + "\n").utf8)
         Self.output.withLock { $0.write(line) }
     }
 
-    static func plain(_ value: Logger.Metadata.Value) -> Any {
-        switch value {
-        case .string(let text): text
-        case .stringConvertible(let convertible): convertible.description
-        case .array(let values): values.map(plain)
-        case .dictionary(let dictionary): dictionary.mapValues(plain)
-        }
-    }
+    static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+    static func json(_ value: Logger.Metadata.Value) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .stringConvertible(let convertible): .string(convertible.description)
+        case .array(let values): .array(values.map(json))
+        case .dictionary(let dictionary): .object(dictionary.mapValues(json))
+        }
     }
 }

@@ -9,12 +9,21 @@ public enum PostgresErrorText {
             if let inner = transaction.commitError { return describe(inner) }
             if let inner = transaction.beginError { return describe(inner) }
         }
-        if let psql = error as? PSQLError, let server = psql.serverInfo {
-            let message = server[.message] ?? "server error"
-            let code = server[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            return message + code
+        if let psql = error as? PSQLError {
+            if let server = psql.serverInfo {
+                let message = server[.message] ?? "server error"
+                let code = server[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return message + code
+            }
+            if let underlying = psql.underlying { return "\(psql.code): \(underlying)" }
+            return "\(psql.code)"
         }
-        return String(reflecting: error)
+        let text = String(reflecting: error)
+        // The pool gives up after repeated failed connection attempts; say so plainly.
+        if text.contains("connectionCreationCircuitBreakerTripped") || text.contains("ConnectionPoolError") {
+            return "cannot connect to PostgreSQL (is it running, and are host, port and credentials right?)"
+        }
+        return text
     }
 
     /// The SQLSTATE of a server error, unwrapping transaction errors.
