@@ -9,16 +9,31 @@ struct WorkerCommand: AsyncParsableCommand {
         abstract: "Run jobs (reconcile webhooks and items) and the sweep, without an HTTP server. Run as many as you like."
     )
 
+    @Option(help: "Serve /healthz, /readyz and /metrics on this port (none by default).")
+    var port: Int?
+
+    @Option(help: "Address for --port.")
+    var host = "127.0.0.1"
+
+    func validate() throws {
+        if let port, !(1...65_535).contains(port) { throw ValidationError("--port must be from 1 to 65535") }
+    }
+
     func run() async throws {
         let environment = try CommandEnvironment(receiving: false, reconciling: true)
         let settings = environment.settings
         let logger = environment.logger
-        _ = MetricsBootstrap.prometheus()
+        let registry = MetricsBootstrap.prometheus()
         let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
         let worker = WorkerAssembly(settings: settings, client: client, logger: logger)
+        var services: [any Service] = [client] + worker.services
+        if let port {
+            services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),
+                                                  registry: registry, logger: logger))
+        }
         logger.info("worker starting", metadata: ["concurrency": "\(settings.workerConcurrency)", "api": "\(settings.entrupyAPIURL)"])
         let group = ServiceGroup(configuration: .init(
-            services: ([client] + worker.services).map { .init(service: $0) },
+            services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))

@@ -13,7 +13,11 @@ struct WorkerProcessTests {
     @Test func twoWorkerProcessesCreateEachTransitionOnce() async throws {
         try await ReconcileStack.with(worker: false) { stack async throws in
             let sim = stack.simulator
-            let workers = try (0..<2).map { _ in try RelayProcess(["worker"], database: stack.database, env: Self.workerEnv(sim)) }
+            let metricsPort = try await freePort()
+            let workers = [
+                try RelayProcess(["worker", "--port", String(metricsPort)], database: stack.database, env: Self.workerEnv(sim)),
+                try RelayProcess(["worker"], database: stack.database, env: Self.workerEnv(sim)),
+            ]
             var ids: [String] = []
             for n in 0..<12 { ids.append(try await sim.createItem("sku-two-\(n)")) }
             for id in ids { try await sim.setResult(id, "authentic", final: true) }
@@ -33,6 +37,12 @@ struct WorkerProcessTests {
             #expect(try await stack.count("SELECT count(*) FROM item_events WHERE kind = 'item.created'") == 12)
             // Both replicas did work.
             #expect(try await stack.count("SELECT count(DISTINCT leased_by) FROM jobs WHERE state = 'completed'") == 2)
+            // A worker replica can be probed and scraped on its own port.
+            let probe = HTTPProbe(port: metricsPort)
+            #expect(try await probe.status("/readyz") == 200)
+            let metrics = try await probe.body("/metrics")
+            #expect(metrics.contains("relay_jobs_total{"))
+            #expect(metrics.contains("relay_entrupy_api_requests_total{"))
             for worker in workers { #expect(await worker.stop() == 0) }
         }
     }

@@ -12,6 +12,11 @@ struct HTTPProbe: Sendable {
         return Int(response.status.code)
     }
 
+    func body(_ path: String) async throws -> String {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
+        return String(buffer: try await response.body.collect(upTo: 1 << 22))
+    }
+
     func post(_ fixture: WebhookFixture) async throws -> Int {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/webhooks/entrupy")
         request.method = .POST
