@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
 import Testing
 @testable import RelayCore
 
@@ -165,4 +166,22 @@ struct ReceiverTests {
 /// Quotes text as an SQL literal for assertions in tests (the application binds every value).
 func sqlLiteral(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}
+
+@Suite("Stalled clients", .timeLimit(.minutes(3)))
+struct StalledClientTests {
+    @Test func aBodyThatStopsArrivingIsCutOffAndNothingIsStored() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestRelay.with(database: db, env: ["HTTP_IDLE_TIMEOUT_SECONDS": "1"]) { relay async throws in
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(host: "127.0.0.1", port: relay.port).get()
+                let partial = "POST /webhooks/entrupy HTTP/1.1\r\nHost: relay\r\nContent-Length: 100\r\n\r\n{\"entrupy_id\":"
+                try await channel.writeAndFlush(ByteBuffer(string: partial))
+                let started = ContinuousClock.now
+                try await channel.closeFuture.get()
+                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
+            }
+        }
+    }
 }

@@ -50,6 +50,8 @@ public struct RelayServer {
 
         application = Application(
             router: router,
+            // A client that stops sending (or a slow-drip body) is disconnected instead of holding a connection forever.
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: onServerRunning,
             logger: logger

@@ -31,6 +31,7 @@ public struct RelaySettings: Sendable {
     public var sweepAgeSeconds: Int
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
+    public var httpIdleTimeoutSeconds: Int
 
     public static let defaultTrustedProxies = "127.0.0.1/32,::1/128"
 
@@ -98,5 +99,6 @@ public struct RelaySettings: Sendable {
         sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
         pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
+        httpIdleTimeoutSeconds = try reader.integer("HTTP_IDLE_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
     }
 }
