@@ -121,7 +121,11 @@ struct CommandLineTests {
                     // Requests cut off by the shutdown fail fast on the client side (refused connections).
                     group.addTask { (try? await client.post(WebhookFixture.session(n, run: run))) == 200 }
                 }
-                try? await Task.sleep(for: .milliseconds(30))
+                // SIGTERM once some requests have been stored and others are surely still in flight.
+                for _ in 0..<500 {
+                    if ((try? await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events")) ?? 0) >= 3 { break }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
                 process.kill(SIGTERM)
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
