@@ -30,9 +30,9 @@ struct CommandLineTests {
     }
 
     /// Runs a one-shot command; stdout and stderr are captured separately through files.
-    static func run(_ arguments: [String], env: [String: String]) async throws -> Run {
+    static func run(_ arguments: [String], env: [String: String], executable: String? = nil) async throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
+        process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
         process.environment = env
         process.standardInput = FileHandle.nullDevice

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the test suite talks to besides PostgreSQL (curl, openssl; later SMTP and HTTP
-# test servers), only when missing, so a fresh Debian machine needs nothing by hand.
+# Installs what the test suite talks to besides PostgreSQL (curl, openssl, nginx), only when
+# missing, so a fresh Debian machine needs nothing by hand. Tests start nginx themselves, in
+# the foreground with a private prefix, and stop it by PID.
 set -euo pipefail
 missing=()
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: ${missing[*]}" >&2; exit 1; fi
   apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2

@@ -15,9 +15,9 @@ final class RelayProcess: Sendable {
     }
     private let exit = ExitState()
 
-    init(_ arguments: [String], env: [String: String]) throws {
+    init(binary: String? = nil, _ arguments: [String], env: [String: String] = ProcessInfo.processInfo.environment) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try CommandLineTests.binary())
+        process.executableURL = URL(fileURLWithPath: try binary ?? CommandLineTests.binary())
         process.arguments = arguments
         process.environment = env
         log = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString).log")
@@ -40,7 +40,7 @@ final class RelayProcess: Sendable {
     }
 
     convenience init(_ arguments: [String], database: DatabaseURL, env: [String: String]) throws {
-        try self.init(arguments, env: CommandLineTests.environment(database, env))
+        try self.init(binary: nil, arguments, env: CommandLineTests.environment(database, env))
     }
 
     var pid: Int32 { process.processIdentifier }
