@@ -15,13 +15,6 @@ public enum EntrupyAPIError: Error, Equatable, CustomStringConvertible {
     /// An answer we could not read.
     case invalidResponse(String)
 
-    public var isRetryable: Bool {
-        switch self {
-        case .rateLimited, .server, .transport, .notFound: true
-        case .unauthorized, .rejected, .invalidResponse: false
-        }
-    }
-
     public var description: String {
         switch self {
         case .notFound: "Entrupy API: not found (404)"
