@@ -59,9 +59,7 @@ public enum JSONValue: Sendable, Hashable {
     public var scalarText: String? {
         switch self {
         case .string(let text): return text
-        case .number(let number):
-            if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
-            return String(number)
+        case .number(let number): return JSONWriter.numberText(number)
         default: return nil
         }
     }

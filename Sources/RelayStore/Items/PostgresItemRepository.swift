@@ -32,7 +32,8 @@ public struct PostgresItemRepository: Sendable {
                 return ApplyResult(transitions: [], stale: true)
             }
             let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
-            let changed = !transitions.isEmpty || stored?.snapshot != item.snapshot
+            // Any transition implies a different snapshot, so this alone says whether the state changed.
+            let changed = stored?.snapshot != item.snapshot
             try await tx.query("""
                 INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
                                    brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
