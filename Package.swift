@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Pure logic: no I/O. Webhook parsing, signatures, identifiers, JSON values.
@@ -61,15 +63,45 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Job runtime and handlers: reconcile; lease, retry and sweep loops.
+        // Pure: the rules file (YAML), matching transitions, rendering Mustache templates into
+        // the deliveries a transition causes.
+        .target(
+            name: "RelayRules",
+            dependencies: [
+                "RelayCore",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Notifiers: an SMTP client on SwiftNIO with MIME building, and the signed HTTP
+        // callback sender. Knows nothing of rules or Entrupy.
+        .target(
+            name: "RelayNotify",
+            dependencies: [
+                "RelayCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Job runtime and handlers: reconcile, deliver; lease, retry and sweep loops.
         .target(
             name: "RelayWorker",
             dependencies: [
                 "RelayCore",
                 "RelayStore",
                 "EntrupyAPI",
+                "RelayRules",
+                "RelayNotify",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -93,6 +125,8 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayCore",
+                "RelayRules",
+                "RelayNotify",
                 "RelayStore",
                 "RelayHTTP",
                 "RelayWorker",
@@ -113,6 +147,7 @@ let package = Package(
             dependencies: [
                 "RelayApp",
                 "RelayCore",
+                "RelayRules",
                 "RelayStore",
                 "RelayWorker",
                 "EntrupyAPI",
@@ -150,7 +185,8 @@ let package = Package(
         .executableTarget(
             name: "RelayBench",
             dependencies: [
-                "RelayApp", "RelayCore", "RelayStore", "RelayWorker",
+                "RelayApp", "RelayCore", "RelayStore", "RelayWorker", "RelayRules",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -167,6 +203,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RelayNotifyTests",
+            dependencies: ["RelayCore", "RelayRules", "RelayNotify"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RelayIntegrationTests",
             dependencies: [
                 "RelayApp",
@@ -176,6 +217,8 @@ let package = Package(
                 "RelayCore",
                 "RelayStore",
                 "RelayHTTP",
+                "RelayRules",
+                "RelayNotify",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -5,6 +5,7 @@ import Logging
 import PostgresNIO
 import RelayApp
 import RelayCore
+import RelayRules
 import RelayStore
 
 /// What every subcommand does first: read settings (failing with one clear line), set up
@@ -42,6 +43,17 @@ struct CommandEnvironment {
             fail(error.description)
         } catch {
             fail("\(environment.settings.database): \(PostgresErrorText.describe(error))")
+        }
+    }
+
+    /// Builds what a command runs; a bad setting or rules file becomes its message and exit 1.
+    static func assemble<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SettingsError {
+            fail(error.description)
+        } catch let error as RuleSetError {
+            fail(error.description)
         }
     }
 

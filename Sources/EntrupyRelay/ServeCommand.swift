@@ -29,8 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
         let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
-        let server = RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger,
-                                  runWorker: !noWorker)
+        let server = try CommandEnvironment.assemble {
+            try RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger, runWorker: !noWorker)
+        }
         logger.info("starting", metadata: [
             "address": "\(settings.host):\(settings.port)", "worker": "\(!noWorker)", "database": "\(settings.database)",
             "entrupy_secrets": "\(settings.entrupyWebhookSecrets.count)",

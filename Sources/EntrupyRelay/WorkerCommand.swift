@@ -25,7 +25,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
         let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
-        let worker = WorkerAssembly(settings: settings, client: client, logger: logger)
+        let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
         var services: [any Service] = [client] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),

@@ -21,9 +21,9 @@ public struct RelayServer {
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
-                onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
+                onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
-        worker = runWorker ? WorkerAssembly(settings: settings, client: client, logger: logger) : nil
+        worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
         let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
         ingestor = GroupCommitIngestor(
             repository: repository, writers: settings.ingestWriters, maxBatch: settings.ingestMaxBatch,

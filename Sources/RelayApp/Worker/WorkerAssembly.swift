@@ -3,46 +3,102 @@ import EntrupyAPI
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayNotify
+import RelayRules
 import RelayStore
 import RelayWorker
 import ServiceLifecycle
 
 /// Everything a worker process runs: the Entrupy API client (with its process-wide rate
-/// budget), the job worker with the reconcile handlers, and the sweep.
+/// budget), the rules, the job worker with the reconcile and deliver handlers, the sweep,
+/// and the SIGHUP rules reloader.
 public struct WorkerAssembly {
     public let api: EntrupyAPIClient
     public let queue: PostgresJobQueue
     public let items: PostgresItemRepository
+    public let deliveries: PostgresDeliveryRepository
+    public let rules: RulesStore
     public let worker: JobWorker
     public let sweep: SweepService
+    let reloader: RulesReloadService
     let httpService: HTTPClientService
+    let callbackHTTPService: HTTPClientService
 
-    public init(settings: RelaySettings, client: PostgresClient, logger: Logger) {
+    /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
+    public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = HTTPClientService(client: http)
         api = Self.apiClient(settings: settings, http: http, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
         items = PostgresItemRepository(client: client, logger: logger)
+        deliveries = PostgresDeliveryRepository(client: client, logger: logger)
+        let rules = try Self.rulesStore(settings: settings)
+        self.rules = rules
+        reloader = RulesReloadService(store: rules, logger: logger)
+
+        let schedule = settings.deliveryRetrySchedule
+        let planning = DeliveryPlanning(maxAttempts: schedule.maxAttempts) { item, transitions in
+            DeliveryPlanner.plan(rules: rules.current, item: item, transitions: transitions)
+        }
         let reconciler = Reconciler(
             api: api, items: items,
             configuration: .init(notFoundAttempts: settings.notFoundAttempts,
                                  notFoundDelay: .milliseconds(max(settings.jobBackoffBaseMilliseconds, 100))),
-            logger: logger
+            planning: planning, logger: logger
+        )
+
+        let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
+        let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout)
+        callbackHTTPService = HTTPClientService(client: callbackHTTP)
+        let configuration = JobWorkerConfiguration(
+            concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),
+            pollInterval: .milliseconds(settings.jobPollMilliseconds),
+            pruneCompletedAfter: .seconds(settings.pruneCompletedHours * 3600),
+            pruneDeadAfter: .seconds(settings.pruneDeadDays * 86_400),
+            backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds)
+        )
+        let delivery = DeliveryHandler(
+            deliveries: deliveries,
+            email: try Self.smtpClient(settings: settings).map(EmailDeliverer.init),
+            callbacks: CallbackDeliverer(
+                sender: CallbackSender(http: callbackHTTP, timeout: callbackTimeout, allowPrivate: settings.allowPrivateCallbacks),
+                rules: rules),
+            schedule: schedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
+            workerID: configuration.workerID, logger: logger
         )
         worker = JobWorker(
             queue: queue, client: client,
-            handlers: [ReconcileWebhookHandler(reconciler: reconciler, items: items), ReconcileItemHandler(reconciler: reconciler)],
-            configuration: JobWorkerConfiguration(
-                concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),
-                pollInterval: .milliseconds(settings.jobPollMilliseconds),
-                pruneCompletedAfter: .seconds(settings.pruneCompletedHours * 3600),
-                pruneDeadAfter: .seconds(settings.pruneDeadDays * 86_400),
-                backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds)
-            ),
-            logger: logger
+            handlers: [ReconcileWebhookHandler(reconciler: reconciler, items: items), ReconcileItemHandler(reconciler: reconciler), delivery],
+            configuration: configuration, logger: logger
         )
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),
                              age: .seconds(settings.sweepAgeSeconds), logger: logger)
+        if let path = settings.rulesFile {
+            logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
+        } else {
+            logger.info("no RULES_FILE: transitions are recorded, nothing is sent")
+        }
+    }
+
+    public static func rulesStore(settings: RelaySettings) throws -> RulesStore {
+        let environment = settings.environment
+        return try RulesStore(path: settings.rulesFile, parser: RuleSetParser(secret: { try environment.secret($0) }))
+    }
+
+    /// The SMTP client when SMTP_URL is set; `SMTP_PASSWORD` (or `_FILE`) overrides the URL's password.
+    public static func smtpClient(settings: RelaySettings) throws -> SMTPClient? {
+        guard let url = settings.smtpURL, let from = settings.smtpFrom else { return nil }
+        do {
+            var configuration = try SMTPConfiguration(
+                url: url, from: from, heloName: settings.smtpHeloName, caFile: settings.smtpCAFile,
+                commandTimeout: .seconds(settings.smtpTimeoutSeconds))
+            if let password = settings.smtpPassword { configuration.password = password }
+            return try SMTPClient(configuration: configuration)
+        } catch let error as SMTPConfiguration.Invalid {
+            throw SettingsError.invalid(name: error.description.hasPrefix("SMTP_FROM") ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
+        } catch {
+            throw SettingsError.invalid(name: "SMTP_CA_FILE", reason: "cannot set up TLS: \(error)")
+        }
     }
 
     public static func apiClient(settings: RelaySettings, http: HTTPClient, logger: Logger) -> EntrupyAPIClient {
@@ -55,7 +111,7 @@ public struct WorkerAssembly {
         )
     }
 
-    /// In start order; a `ServiceGroup` stops them in reverse: sweep and worker first (running
-    /// jobs finish), then the HTTP client they used.
-    public var services: [any Service] { [httpService, worker, sweep] }
+    /// In start order; a `ServiceGroup` stops them in reverse: reloader, sweep and worker first
+    /// (running jobs and deliveries finish), then the HTTP clients they used.
+    public var services: [any Service] { [httpService, callbackHTTPService, worker, sweep, reloader] }
 }

@@ -32,6 +32,19 @@ public struct RelaySettings: Sendable {
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
     public var httpIdleTimeoutSeconds: Int
+    public var rulesFile: String?
+    public var deliveryRetrySchedule: RetrySchedule
+    public var deliveryTargetConcurrency: Int
+    public var smtpURL: String?
+    public var smtpPassword: String?
+    public var smtpFrom: String?
+    public var smtpCAFile: String?
+    public var smtpHeloName: String
+    public var smtpTimeoutSeconds: Int
+    public var callbackTimeoutSeconds: Int
+    public var allowPrivateCallbacks: Bool
+    /// The environment these settings came from: the rules file's `${NAME}` secrets read it too.
+    public let environment: EnvironmentReader
 
     public static let defaultTrustedProxies = "127.0.0.1/32,::1/128"
 
@@ -39,6 +52,7 @@ public struct RelaySettings: Sendable {
     ///   - receiving: whether this command receives webhooks (then a secret is required).
     ///   - reconciling: whether it calls the Entrupy API (then the API token is required).
     public init(reader: EnvironmentReader, receiving: Bool, reconciling: Bool = false) throws {
+        environment = reader
         guard let url = try reader.secret("DATABASE_URL") else {
             throw SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")
         }
@@ -100,5 +114,25 @@ public struct RelaySettings: Sendable {
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
         pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
         httpIdleTimeoutSeconds = try reader.integer("HTTP_IDLE_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
+
+        rulesFile = reader.string("RULES_FILE")
+        let scheduleText = reader.string("DELIVERY_RETRY_SCHEDULE") ?? RetrySchedule.defaultText
+        guard let schedule = RetrySchedule(parsing: scheduleText), schedule.delays.count <= 100 else {
+            throw SettingsError.invalid(name: "DELIVERY_RETRY_SCHEDULE",
+                                        reason: "expected comma-separated waits with units (ms, s, m, h, d), e.g. \(RetrySchedule.defaultText)")
+        }
+        deliveryRetrySchedule = schedule
+        deliveryTargetConcurrency = try reader.integer("DELIVERY_TARGET_CONCURRENCY", default: 4, range: 1...1_000)
+        smtpURL = try reader.secret("SMTP_URL")
+        smtpPassword = try reader.secret("SMTP_PASSWORD")
+        smtpFrom = reader.string("SMTP_FROM")
+        if smtpURL != nil, smtpFrom == nil {
+            throw SettingsError.missing(name: "SMTP_FROM", hint: "set the sender address, e.g. relay@example.com, to send email")
+        }
+        smtpCAFile = reader.string("SMTP_CA_FILE")
+        smtpHeloName = reader.string("SMTP_HELO_NAME") ?? ProcessInfo.processInfo.hostName
+        smtpTimeoutSeconds = try reader.integer("SMTP_TIMEOUT_SECONDS", default: 30, range: 1...600)
+        callbackTimeoutSeconds = try reader.integer("CALLBACK_TIMEOUT_SECONDS", default: 10, range: 1...300)
+        allowPrivateCallbacks = try reader.bool("ALLOW_PRIVATE_CALLBACKS", default: false)
     }
 }

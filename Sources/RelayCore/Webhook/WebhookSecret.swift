@@ -28,3 +28,10 @@ public struct WebhookSecret: Sendable, CustomStringConvertible {
 
     public var description: String { "WebhookSecret(redacted, \(keyBytes.count) bytes)" }
 }
+
+extension WebhookSecret {
+    /// Names the key without revealing it: `key_` and the first 16 hex digits of its SHA-256.
+    public var fingerprint: String {
+        "key_" + HexBytes.encode(Array(SHA256.hash(data: keyBytes))).prefix(16)
+    }
+}

@@ -6,9 +6,12 @@ public struct ApplyResult: Sendable, Equatable {
     public var transitions: [Transition]
     /// True when a newer observation was already stored and this one was ignored.
     public var stale: Bool
+    /// Deliveries the transitions caused (created in the same transaction).
+    public var deliveries: Int
 
-    public init(transitions: [Transition], stale: Bool) {
+    public init(transitions: [Transition], stale: Bool, deliveries: Int = 0) {
         self.transitions = transitions
         self.stale = stale
+        self.deliveries = deliveries
     }
 }

@@ -16,8 +16,10 @@ public struct PostgresItemRepository: Sendable {
         self.logger = logger
     }
 
-    /// Stores `item` as observed by a request started at `observedAt`.
-    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource) async throws -> ApplyResult {
+    /// Stores `item` as observed by a request started at `observedAt`. With `planning`, the
+    /// deliveries the new transitions cause are inserted in the same transaction.
+    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource,
+                      planning: DeliveryPlanning? = nil) async throws -> ApplyResult {
         try await client.withTransaction(logger: logger) { tx in
             try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(\(item.entrupyID), 7361))", logger: logger)
             let rows = try await tx.query("""
@@ -29,7 +31,7 @@ public struct PostgresItemRepository: Sendable {
             }
             if let stored, stored.fetchedAt > observedAt {
                 try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
-                return ApplyResult(transitions: [], stale: true)
+                return ApplyResult(transitions: [], stale: true, deliveries: 0)
             }
             let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
             // Any transition implies a different snapshot, so this alone says whether the state changed.
@@ -49,15 +51,25 @@ public struct PostgresItemRepository: Sendable {
                     fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
                     updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
                 """, logger: logger)
+            var recorded: [RecordedTransition] = []
             for transition in transitions {
-                try await tx.query("""
+                let rows = try await tx.query("""
                     INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id)
                     VALUES (\(item.entrupyID), \(transition.kind.rawValue), \(transition.from), \(transition.to),
                             \(source.label), \(source.webhookEventID))
+                    RETURNING id, occurred_at
                     """, logger: logger)
+                for try await (id, occurredAt) in rows.decode((Int64, Date).self) {
+                    recorded.append(RecordedTransition(itemEventID: id, transition: transition, occurredAt: occurredAt))
+                }
+            }
+            var deliveries = 0
+            if let planning, !recorded.isEmpty {
+                let planned = planning.plan(item, recorded)
+                deliveries = try await PostgresDeliveryRepository.insert(planned, maxAttempts: planning.maxAttempts, on: tx, logger: logger)
             }
             try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
-            return ApplyResult(transitions: transitions, stale: false)
+            return ApplyResult(transitions: transitions, stale: false, deliveries: deliveries)
         }
     }
 

@@ -28,12 +28,16 @@ public struct Reconciler: Sendable {
     let api: EntrupyAPIClient
     let items: PostgresItemRepository
     let configuration: Configuration
+    /// Turns the transitions into deliveries in the same transaction; nil sends nothing.
+    let planning: DeliveryPlanning?
     let logger: Logger
 
-    public init(api: EntrupyAPIClient, items: PostgresItemRepository, configuration: Configuration, logger: Logger) {
+    public init(api: EntrupyAPIClient, items: PostgresItemRepository, configuration: Configuration,
+                planning: DeliveryPlanning? = nil, logger: Logger) {
         self.api = api
         self.items = items
         self.configuration = configuration
+        self.planning = planning
         self.logger = logger
     }
 
@@ -50,7 +54,7 @@ public struct Reconciler: Sendable {
         let observedAt = Date()
         do {
             let item = try await fetch(target)
-            let result = try await items.apply(item, observedAt: observedAt, source: source)
+            let result = try await items.apply(item, observedAt: observedAt, source: source, planning: planning)
             Counter(label: "relay_reconcile_total", dimensions: [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
             for transition in result.transitions {
                 Counter(label: "relay_transitions_total", dimensions: [("kind", transition.kind.rawValue)]).increment()
@@ -58,6 +62,7 @@ public struct Reconciler: Sendable {
             if !result.transitions.isEmpty {
                 logger.info("item reconciled", metadata: [
                     "entrupy_id": "\(item.entrupyID)", "transitions": "\(result.transitions.map(\.kind.rawValue).joined(separator: ","))",
+                    "deliveries": "\(result.deliveries)",
                 ])
             }
             return .completed

@@ -60,7 +60,7 @@ struct TestRelay {
         let logger = TestDatabase.logger
         let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: 8, logger: logger)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let server = RelayServer(
+        let server = try RelayServer(
             settings: settings, client: client, catalog: try TestDatabase.catalog(),
             registry: MetricsBootstrap.prometheus(), logger: logger, runWorker: worker && simulator != nil,
             onServerRunning: { channel in

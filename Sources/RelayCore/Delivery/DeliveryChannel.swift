@@ -1,0 +1,5 @@
+/// How a notification travels.
+public enum DeliveryChannel: String, Sendable, Codable, CaseIterable {
+    case email
+    case webhook
+}

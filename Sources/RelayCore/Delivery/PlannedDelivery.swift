@@ -1,0 +1,29 @@
+/// One notification a rule decided to send for one transition, fully rendered, so a retry
+/// sends exactly what the first attempt did whatever happens to the rules file meanwhile.
+/// Unique per (transition, rule, action).
+public struct PlannedDelivery: Sendable, Equatable {
+    public var itemEventID: Int64
+    public var entrupyID: String
+    public var rule: String
+    /// The action's position in the rule's `notify` list, from 0.
+    public var actionIndex: Int
+    public var channel: DeliveryChannel
+    /// Where it goes, for people: the callback URL, or the recipients joined with ", ".
+    public var target: String
+    /// What to send: for email `{to, subject, text, html?}`; for a webhook `{url, headers, body}`.
+    public var payload: JSONValue
+    /// Names the signing secret (a fingerprint, never the secret) for webhooks.
+    public var signingKeyID: String?
+
+    public init(itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel,
+                target: String, payload: JSONValue, signingKeyID: String?) {
+        self.itemEventID = itemEventID
+        self.entrupyID = entrupyID
+        self.rule = rule
+        self.actionIndex = actionIndex
+        self.channel = channel
+        self.target = target
+        self.payload = payload
+        self.signingKeyID = signingKeyID
+    }
+}

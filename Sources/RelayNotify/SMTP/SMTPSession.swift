@@ -1,0 +1,70 @@
+import RelayCore
+import NIOCore
+import Synchronization
+
+/// One open SMTP connection: writes commands and reads replies, each wait bounded by the
+/// command timeout (the connection is closed when it runs out, which ends the read).
+struct SMTPSession {
+    let channel: any Channel
+    var lines: AsyncThrowingStream<String, any Error>.AsyncIterator
+    let timeout: Duration
+    var parser = SMTPReplyParser()
+
+    init(channel: any Channel, lines: AsyncThrowingStream<String, any Error>, timeout: Duration) {
+        self.channel = channel
+        self.lines = lines.makeAsyncIterator()
+        self.timeout = timeout
+    }
+
+    /// Reads one reply; `stage` names what it answers, for errors.
+    mutating func readReply(for stage: String, timeout: Duration? = nil) async throws -> SMTPReply {
+        let expired = ExpiryFlag()
+        let channel = self.channel
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds((timeout ?? self.timeout).nanoseconds)) {
+            expired.set()
+            channel.close(promise: nil)
+        }
+        defer { timer.cancel() }
+        do {
+            while let line = try await lines.next() {
+                if let reply = try parser.feed(line) { return reply }
+            }
+        } catch let error as SMTPReplyParser.Malformed {
+            throw SMTPError.protocolViolation(error.description)
+        } catch {
+            if expired.isSet { throw SMTPError.timeout(waitingFor: stage) }
+            throw error as? SMTPError ?? SMTPError.connection("\(error)")
+        }
+        if expired.isSet { throw SMTPError.timeout(waitingFor: stage) }
+        throw SMTPError.connection("the server closed the connection while we waited for \(stage)")
+    }
+
+    func write(_ bytes: [UInt8]) async throws {
+        do {
+            try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
+        } catch {
+            throw SMTPError.connection("writing failed: \(error)")
+        }
+    }
+
+    /// Sends a command and reads its reply. `shown` replaces the command in errors (for AUTH).
+    mutating func command(_ line: String, shown: String? = nil) async throws -> SMTPReply {
+        try await write(Array((line + "\r\n").utf8))
+        return try await readReply(for: "the reply to \(shown ?? line)")
+    }
+
+    /// Sends a command and requires one of `codes`, else throws with the reply.
+    @discardableResult
+    mutating func expect(_ line: String, _ codes: Set<Int>, shown: String? = nil) async throws -> SMTPReply {
+        let reply = try await command(line, shown: shown)
+        guard codes.contains(reply.code) else { throw SMTPError.rejected(command: shown ?? line, reply: reply) }
+        return reply
+    }
+}
+
+/// Set once by the timeout timer on the event loop, read by the waiting task.
+final class ExpiryFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}

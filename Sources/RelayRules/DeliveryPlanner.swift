@@ -1,0 +1,49 @@
+import RelayCore
+
+/// Turns transitions into rendered deliveries: for each transition, the rules that fire,
+/// and for each of their actions one `PlannedDelivery`. Pure: the store inserts what it
+/// returns in the transaction that recorded the transitions.
+public enum DeliveryPlanner {
+    public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [RecordedTransition]) -> [PlannedDelivery] {
+        var planned: [PlannedDelivery] = []
+        for recorded in transitions {
+            let subject = NotificationSubject(item: item, transition: recorded.transition, occurredAt: recorded.occurredAt)
+            for rule in rules.matching(subject) {
+                for (index, action) in rule.actions.enumerated() {
+                    planned.append(render(action, rule: rule.name, index: index, subject: subject, itemEventID: recorded.itemEventID))
+                }
+            }
+        }
+        return planned
+    }
+
+    public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
+                              itemEventID: Int64) -> PlannedDelivery {
+        let values = subject.templateValues
+        switch action {
+        case .email(let email):
+            var payload: [String: JSONValue] = [
+                "to": .array(email.to.map(JSONValue.string)),
+                "subject": .string(email.subject.render(values)),
+                "text": .string(email.text.render(values)),
+            ]
+            if let html = email.html { payload["html"] = .string(html.render(values)) }
+            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.entrupyID, rule: rule, actionIndex: index,
+                                   channel: .email, target: email.to.joined(separator: ", "), payload: .object(payload),
+                                   signingKeyID: nil)
+        case .webhook(let webhook):
+            let body = JSONValue.object([
+                "type": .string(subject.transition.kind.rawValue),
+                "timestamp": .string(subject.occurredAtText),
+                "data": subject.callbackData,
+            ])
+            let payload = JSONValue.object([
+                "url": .string(webhook.url),
+                "headers": .array(webhook.headers.map { .array([.string($0.name), .string($0.value)]) }),
+                "body": .string(body.jsonText),
+            ])
+            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.entrupyID, rule: rule, actionIndex: index,
+                                   channel: .webhook, target: webhook.url, payload: payload, signingKeyID: webhook.signingKeyID)
+        }
+    }
+}

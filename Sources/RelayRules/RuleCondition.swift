@@ -1,0 +1,46 @@
+import RelayCore
+
+/// A rule's `when`: every key given must match (AND); a list matches any of its values (OR).
+/// A key left out matches everything.
+public struct RuleCondition: Sendable {
+    public var transitions: Set<TransitionKind>?
+    public var results: Set<String>?
+    public var flags: Set<String>?
+    public var brands: Set<String>?
+    public var categories: Set<String>?
+    public var customerItemID: RulePattern?
+    public var username: RulePattern?
+
+    public init(transitions: Set<TransitionKind>? = nil, results: Set<String>? = nil, flags: Set<String>? = nil,
+                brands: Set<String>? = nil, categories: Set<String>? = nil, customerItemID: RulePattern? = nil,
+                username: RulePattern? = nil) {
+        self.transitions = transitions
+        self.results = results
+        self.flags = flags
+        self.brands = brands
+        self.categories = categories
+        self.customerItemID = customerItemID
+        self.username = username
+    }
+
+    public func matches(_ subject: NotificationSubject) -> Bool {
+        if let transitions, !transitions.contains(subject.transition.kind) { return false }
+        return Self.matches(results, subject.result) && Self.matches(flags, subject.flag)
+            && Self.matches(brands, subject.brand) && Self.matches(categories, subject.category)
+            && Self.matches(customerItemID, subject.customerItemID) && Self.matches(username, subject.username)
+    }
+
+    /// Values are Entrupy IDs (`authentic`, `nike`): compared without regard to case, so a rule
+    /// written `Nike` still matches. A missing value matches no list.
+    static func matches(_ allowed: Set<String>?, _ value: String?) -> Bool {
+        guard let allowed else { return true }
+        guard let value else { return false }
+        return allowed.contains(value.lowercased())
+    }
+
+    static func matches(_ pattern: RulePattern?, _ value: String?) -> Bool {
+        guard let pattern else { return true }
+        guard let value else { return false }
+        return pattern.matches(value)
+    }
+}

@@ -1,0 +1,32 @@
+import RelayCore
+
+/// The loaded rules file: rules in order, and the signing secrets their webhooks use, by
+/// fingerprint, so a delivery stored under an older file still finds its key.
+public struct RuleSet: Sendable {
+    public var rules: [Rule]
+
+    public static let empty = RuleSet(rules: [])
+
+    public init(rules: [Rule]) {
+        self.rules = rules
+    }
+
+    /// The rules that fire for a subject: tried in order; a match stops unless it says `continue`.
+    public func matching(_ subject: NotificationSubject) -> [Rule] {
+        var matched: [Rule] = []
+        for rule in rules where rule.condition.matches(subject) {
+            matched.append(rule)
+            if !rule.continues { break }
+        }
+        return matched
+    }
+
+    /// Secrets by their fingerprint.
+    public var signingKeys: [String: WebhookSecret] {
+        var keys: [String: WebhookSecret] = [:]
+        for rule in rules {
+            for case .webhook(let action) in rule.actions { keys[action.signingKeyID] = action.secret }
+        }
+        return keys
+    }
+}

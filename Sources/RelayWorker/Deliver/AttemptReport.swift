@@ -1,0 +1,28 @@
+/// How one attempt at a delivery went, before it is recorded.
+public struct AttemptReport: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        case delivered
+        /// Worth trying again (timeouts, 5xx, 4xx SMTP replies, connection failures).
+        case transient
+        /// Never worth trying again (410, 5xx SMTP replies, refused addresses).
+        case permanent
+    }
+
+    public var result: Result
+    public var statusCode: Int?
+    public var smtpReply: String?
+    public var error: String?
+    public var excerpt: String?
+    /// The target asked for this wait (429/503 Retry-After).
+    public var retryAfter: Duration?
+
+    public init(result: Result, statusCode: Int? = nil, smtpReply: String? = nil, error: String? = nil,
+                excerpt: String? = nil, retryAfter: Duration? = nil) {
+        self.result = result
+        self.statusCode = statusCode
+        self.smtpReply = smtpReply
+        self.error = error
+        self.excerpt = excerpt
+        self.retryAfter = retryAfter
+    }
+}

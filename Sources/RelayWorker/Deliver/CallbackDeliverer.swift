@@ -1,0 +1,59 @@
+import Foundation
+import RelayCore
+import RelayNotify
+import RelayStore
+
+/// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.
+/// 2xx delivers; 410 is final; 429 and 503 wait for their Retry-After; 3xx is not followed.
+public struct CallbackDeliverer: Sendable {
+    let sender: CallbackSender
+    let rules: RulesStore
+
+    public init(sender: CallbackSender, rules: RulesStore) {
+        self.sender = sender
+        self.rules = rules
+    }
+
+    public func deliver(_ delivery: DeliveryRecord) async -> AttemptReport {
+        let payload = delivery.payload
+        guard let url = payload["url"]?.stringValue, let body = payload["body"]?.stringValue else {
+            return AttemptReport(result: .permanent, error: "stored webhook payload is incomplete (url, body)")
+        }
+        guard let keyID = delivery.signingKeyID, let secret = rules.current.signingKeys[keyID] else {
+            // The rules file no longer has this secret: a reload that restores it lets the retries succeed.
+            return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force")
+        }
+        let headers: [(name: String, value: String)] = (payload["headers"]?.arrayValue ?? []).compactMap { pair in
+            guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else { return nil }
+            return (name, value)
+        }
+        let request = CallbackRequest(url: url, body: Array(body.utf8), messageID: delivery.idempotencyKey, secret: secret, headers: headers)
+        let response: CallbackResponse
+        do {
+            response = try await sender.send(request)
+        } catch {
+            return AttemptReport(result: error.isPermanent ? .permanent : .transient, error: error.description)
+        }
+        return Self.report(for: response)
+    }
+
+    static func report(for response: CallbackResponse) -> AttemptReport {
+        let status = response.status
+        var report = AttemptReport(result: .transient, statusCode: status, excerpt: response.excerpt.isEmpty ? nil : response.excerpt)
+        switch status {
+        case 200..<300:
+            report.result = .delivered
+        case 410:
+            report.result = .permanent
+            report.error = "410 Gone: the target does not want these callbacks any more"
+        case 300..<400:
+            report.error = "HTTP \(status) redirect to \(response.location ?? "?") not followed"
+        case 429, 503:
+            report.retryAfter = response.retryAfter
+            report.error = "HTTP \(status)" + (response.retryAfter.map { ", Retry-After \($0.milliseconds / 1000) s" } ?? "")
+        default:
+            report.error = "HTTP \(status)"
+        }
+        return report
+    }
+}

@@ -1,0 +1,37 @@
+import RelayCore
+import RelayNotify
+import RelayStore
+
+/// Sends an email delivery through the SMTP client; the Message-ID is derived from the
+/// delivery's idempotency key, so every retry of one delivery carries the same one.
+public struct EmailDeliverer: Sendable {
+    let client: SMTPClient
+
+    public init(client: SMTPClient) {
+        self.client = client
+    }
+
+    public func message(for delivery: DeliveryRecord) -> MIMEMessage? {
+        let payload = delivery.payload
+        guard let recipients = payload["to"]?.arrayValue?.compactMap(\.stringValue), !recipients.isEmpty,
+              let subject = payload["subject"]?.stringValue, let text = payload["text"]?.stringValue else { return nil }
+        return MIMEMessage(from: client.configuration.from, to: recipients, subject: subject, text: text,
+                           html: payload["html"]?.stringValue, date: delivery.createdAt,
+                           messageID: "\(delivery.idempotencyKey)@\(client.configuration.fromDomain)")
+    }
+
+    public func deliver(_ delivery: DeliveryRecord) async -> AttemptReport {
+        guard let message = message(for: delivery) else {
+            return AttemptReport(result: .permanent, error: "stored email payload is incomplete (to, subject, text)")
+        }
+        do {
+            let reply = try await client.send(message)
+            return AttemptReport(result: .delivered, smtpReply: reply.description)
+        } catch let error as SMTPError {
+            return AttemptReport(result: error.isPermanent ? .permanent : .transient, smtpReply: error.reply?.description,
+                                 error: error.description)
+        } catch {
+            return AttemptReport(result: .transient, error: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import RelayNotify
+import Testing
+
+/// The SMTP client against a real server: PyPI's aiosmtpd, plain, with STARTTLS or implicit
+/// TLS, with AUTH PLAIN or LOGIN.
+@Suite("SMTP client against aiosmtpd", .timeLimit(.minutes(3)))
+struct SMTPClientTests {
+    static func client(port: Int, tls: String, user: Bool = false, password: String = TestSMTPServer.password,
+                       caFile: String? = nil, timeout: Duration = .seconds(10)) throws -> SMTPClient {
+        let credentials = user ? "\(TestSMTPServer.user):\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)@" : ""
+        return try SMTPClient(configuration: SMTPConfiguration(
+            url: "smtp://\(credentials)localhost:\(port)?tls=\(tls)", from: "Relay <relay@example.com>",
+            heloName: "relay.test", caFile: caFile, connectTimeout: .seconds(3), commandTimeout: timeout))
+    }
+
+    static let message = MIMEMessage(
+        from: "Relay <relay@example.com>", to: ["ops@example.com", "qa@example.com"], subject: "Grüße: sku-1 is authentic",
+        text: "Line one\n.starts with a dot\n..two dots\nUnicode: ✓ ü\n", html: nil,
+        date: Date(timeIntervalSince1970: 1_795_000_000), messageID: "dlv_abc@example.com")
+
+    @Test func sendsPlainMessageIntactWithDotStuffing() async throws {
+        try await TestSMTPServer.with { server async throws in
+            let reply = try await Self.client(port: server.port, tls: "none").send(Self.message)
+            #expect(reply.code == 250)
+            let mail = try #require(try server.messages().first)
+            #expect(mail.from == "relay@example.com")
+            #expect(mail.recipients == ["ops@example.com", "qa@example.com"])
+            #expect(!mail.tls)
+            // aiosmtpd removes the transparency dots again: the stored text equals what was rendered.
+            #expect(mail.data.replacingOccurrences(of: "\r\n", with: "\n") == Self.message.rendered().replacingOccurrences(of: "\r\n", with: "\n"))
+            #expect(mail.data.contains("\r\n.starts with a dot\r\n..two dots\r\n"))
+            #expect(mail.header("Message-ID") == "<dlv_abc@example.com>")
+            #expect(mail.header("Subject")?.hasPrefix("=?UTF-8?B?") == true)
+        }
+    }
+
+    @Test func startTLSWithAuthPlain() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in
+            let client = try Self.client(port: server.port, tls: "starttls", user: true, caFile: certificate.certificate)
+            #expect(try await client.send(Self.message).code == 250)
+            let mail = try #require(try server.messages().first)
+            #expect(mail.tls)
+            #expect(mail.authenticated)
+        }
+    }
+
+    @Test func startTLSWithAuthLoginOnly() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .starttls, auth: true, mechanisms: ["LOGIN"], certificate: certificate) { server async throws in
+            let client = try Self.client(port: server.port, tls: "starttls", user: true, caFile: certificate.certificate)
+            #expect(try await client.send(Self.message).code == 250)
+            #expect(try server.messages().first?.authenticated == true)
+        }
+    }
+
+    @Test func implicitTLS() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .implicit, auth: true, certificate: certificate) { server async throws in
+            let client = try Self.client(port: server.port, tls: "implicit", user: true, caFile: certificate.certificate)
+            #expect(try await client.send(Self.message).code == 250)
+            #expect(try server.messages().first?.tls == true)
+        }
+    }
+
+    @Test func untrustedCertificateIsRefusedAndRetryable() async throws {
+        try await TestSMTPServer.with(tls: .starttls) { server async throws in
+            do {
+                _ = try await Self.client(port: server.port, tls: "starttls").send(Self.message)
+                Issue.record("a self-signed certificate was accepted without SMTP_CA_FILE")
+            } catch let error as SMTPError {
+                #expect(!error.isPermanent)
+            }
+            #expect(try server.messages().isEmpty)
+        }
+    }
+
+    @Test func wrongPasswordIsPermanent() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in
+            let client = try Self.client(port: server.port, tls: "starttls", user: true, password: "wrong", caFile: certificate.certificate)
+            let error = await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
+            #expect(error?.isPermanent == true)
+            #expect(error?.reply?.code == 535)
+            #expect(error.map { !$0.description.contains("wrong") } == true, "the password must not appear in errors")
+        }
+    }
+
+    @Test func recipientRepliesDecideRetry() async throws {
+        try await TestSMTPServer.with { server async throws in
+            let client = try Self.client(port: server.port, tls: "none")
+            var rejected = Self.message
+            rejected.to = ["ok@example.com", "reject@example.com"]
+            let permanent = await #expect(throws: SMTPError.self) { try await client.send(rejected) }
+            #expect(permanent?.reply?.code == 550)
+            #expect(permanent?.isPermanent == true)
+            var deferred = Self.message
+            deferred.to = ["defer@example.com"]
+            let transient = await #expect(throws: SMTPError.self) { try await client.send(deferred) }
+            #expect(transient?.reply?.code == 451)
+            #expect(transient?.isPermanent == false)
+            #expect(try server.messages().isEmpty)
+        }
+    }
+
+    @Test func startTLSRequiredButNotOfferedIsRefused() async throws {
+        try await TestSMTPServer.with { server async throws in
+            let client = try Self.client(port: server.port, tls: "starttls")
+            let error = await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
+            #expect(error?.description.contains("STARTTLS") == true)
+            #expect(try server.messages().isEmpty)
+        }
+    }
+
+    @Test func serverDownIsATransientConnectionError() async throws {
+        let port = try await freePort()
+        let client = try Self.client(port: port, tls: "none")
+        let error = await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
+        #expect(error?.isPermanent == false)
+        if case .connection = error {} else { Issue.record("expected a connection error, got \(String(describing: error))") }
+    }
+
+    @Test func silentServerTimesOut() async throws {
+        // A TCP listener that accepts and never greets.
+        try await withSilentListener { port async throws in
+            let client = try Self.client(port: port, tls: "none", timeout: .milliseconds(500))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
+            #expect(error == .timeout(waitingFor: "the greeting"))
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+}

@@ -1,0 +1,96 @@
+"""A real HTTP endpoint for callbacks: verifies each request with PyPI's standardwebhooks
+library and appends what it saw to a JSON-lines file. The path picks the behaviour:
+
+  /ok              200
+  /flaky/N         500 for the first N requests of each webhook-id, then 200
+  /fail            always 500
+  /gone            410
+  /limited/S       429 with Retry-After: S for the first request of each webhook-id, then 200
+  /redirect        302 to /ok (must not be followed)
+  /slow/MS         waits MS milliseconds, then 200
+
+Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
+"""
+import argparse
+import json
+import signal
+import threading
+import time
+from collections import defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from standardwebhooks.webhooks import Webhook
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--secret", required=True)
+    parser.add_argument("--log", required=True)
+    args = parser.parse_args()
+    webhook = Webhook(args.secret)
+    seen = defaultdict(int)
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *_):
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", "0"))
+            body = self.rfile.read(length)
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            try:
+                webhook.verify(body, headers)
+                verified, error = True, None
+            except Exception as exc:  # the library raises WebhookVerificationError and friends
+                verified, error = False, str(exc)
+            message_id = headers.get("webhook-id", "")
+            with lock:
+                seen[(self.path, message_id)] += 1
+                count = seen[(self.path, message_id)]
+            parts = self.path.strip("/").split("/")
+            status, extra = 200, {}
+            if not verified:
+                status = 401
+            elif parts[0] == "flaky" and count <= int(parts[1]):
+                status = 500
+            elif parts[0] == "fail":
+                status = 500
+            elif parts[0] == "gone":
+                status = 410
+            elif parts[0] == "limited" and count == 1:
+                status, extra = 429, {"Retry-After": parts[1]}
+            elif parts[0] == "redirect":
+                status, extra = 302, {"Location": "/ok"}
+            elif parts[0] == "slow":
+                time.sleep(int(parts[1]) / 1000)
+            record = {
+                "path": self.path, "webhook_id": message_id, "timestamp": headers.get("webhook-timestamp"),
+                "verified": verified, "error": error, "status": status, "count": count,
+                "body": body.decode("utf-8", "replace"), "received_at": time.time(),
+                "headers": {k: v for k, v in headers.items() if k.startswith("x-") or k in ("content-type", "user-agent")},
+            }
+            with lock:
+                with open(args.log, "a") as handle:
+                    handle.write(json.dumps(record) + "\n")
+            reply = json.dumps({"status": status}).encode()
+            self.send_response(status)
+            for name, value in extra.items():
+                self.send_header(name, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
+    print("ready", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

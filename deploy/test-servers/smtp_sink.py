@@ -1,0 +1,105 @@
+"""A real SMTP server (aiosmtpd) for tests and local runs: stores each accepted message as a
+JSON file (envelope, raw data, whether TLS and AUTH were used) in --store.
+
+Options give plain SMTP, STARTTLS, implicit TLS and AUTH (PLAIN and LOGIN). Recipients
+starting with "reject" get 550, "defer" get 451, so tests reach both kinds of failure.
+Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
+"""
+import argparse
+import json
+import os
+import signal
+import ssl
+import threading
+import time
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+
+class StoringHandler:
+    def __init__(self, store):
+        self.store = store
+        self.counter = 0
+        self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("reject"):
+            return "550 5.1.1 no such user here"
+        if address.startswith("defer"):
+            return "451 4.3.0 try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            self.counter += 1
+            name = "%06d-%d.json" % (self.counter, os.getpid())
+        record = {
+            "mail_from": envelope.mail_from,
+            "rcpt_tos": envelope.rcpt_tos,
+            "data": envelope.original_content.decode("utf-8", "replace"),
+            "tls": session.ssl is not None or server.transport.get_extra_info("sslcontext") is not None,
+            "authenticated": bool(session.authenticated),
+            "auth_login": (session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data),
+            "received_at": time.time(),
+        }
+        temporary = os.path.join(self.store, "." + name)
+        with open(temporary, "w") as handle:
+            json.dump(record, handle)
+        os.rename(temporary, os.path.join(self.store, name))
+        return "250 2.0.0 OK queued as %s" % name
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--tls", choices=["none", "starttls", "implicit"], default="none")
+    parser.add_argument("--auth", help="user:password required before MAIL")
+    parser.add_argument("--mechanisms", help="AUTH mechanisms to offer, e.g. LOGIN (default: PLAIN,LOGIN)")
+    args = parser.parse_args()
+    os.makedirs(args.store, exist_ok=True)
+
+    context = None
+    if args.tls != "none":
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+
+    authenticator = None
+    if args.auth:
+        user, password = args.auth.split(":", 1)
+
+        def authenticator(server, session, envelope, mechanism, auth_data):
+            ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user \
+                and auth_data.password.decode() == password
+            return AuthResult(success=ok, handled=False)
+
+    kwargs = dict(hostname="127.0.0.1", port=args.port, ready_timeout=10)
+    if args.tls == "starttls":
+        kwargs.update(tls_context=context, require_starttls=True)
+    if args.tls == "implicit":
+        kwargs.update(ssl_context=context)
+    if authenticator:
+        kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=args.tls == "starttls")
+        if args.mechanisms:
+            offered = set(args.mechanisms.upper().split(","))
+            kwargs.update(auth_exclude_mechanism=[m for m in ("PLAIN", "LOGIN") if m not in offered])
+    else:
+        kwargs.update(auth_require_tls=False)
+    controller = Controller(StoringHandler(args.store), **kwargs)
+    controller.start()
+    print("ready", flush=True)
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+    controller.stop()
+
+
+if __name__ == "__main__":
+    main()
