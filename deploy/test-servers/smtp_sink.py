@@ -52,6 +52,8 @@ class StoringHandler:
 
 
 def main():
+    # A child of the Swift test runner inherits its blocked signals: unblock them, or SIGTERM is ignored.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--store", required=True)

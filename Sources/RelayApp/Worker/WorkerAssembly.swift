@@ -26,13 +26,15 @@ public struct WorkerAssembly {
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
+        // What can fail comes first: an HTTPClient made before a throw would never be shut down.
+        let rules = try Self.rulesStore(settings: settings)
+        let smtp = try Self.smtpClient(settings: settings)
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = HTTPClientService(client: http)
         api = Self.apiClient(settings: settings, http: http, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
         items = PostgresItemRepository(client: client, logger: logger)
         deliveries = PostgresDeliveryRepository(client: client, logger: logger)
-        let rules = try Self.rulesStore(settings: settings)
         self.rules = rules
         reloader = RulesReloadService(store: rules, logger: logger)
 
@@ -59,7 +61,7 @@ public struct WorkerAssembly {
         )
         let delivery = DeliveryHandler(
             deliveries: deliveries,
-            email: try Self.smtpClient(settings: settings).map(EmailDeliverer.init),
+            email: smtp.map(EmailDeliverer.init),
             callbacks: CallbackDeliverer(
                 sender: CallbackSender(http: callbackHTTP, timeout: callbackTimeout, allowPrivate: settings.allowPrivateCallbacks),
                 rules: rules),

@@ -1,0 +1,45 @@
+import Foundation
+import PostgresNIO
+import RelayCore
+import RelayStore
+
+/// Settings for a relay that notifies: a rules file written to a temporary folder, the SMTP
+/// sink, callbacks to loopback allowed, and a short retry schedule.
+enum NotifyEnvironment {
+    static func make(rules: String, smtpPort: Int? = nil, schedule: String = "100ms,100ms,100ms",
+                     extra: [String: String] = [:]) throws -> [String: String] {
+        let folder = try TestServerProcess.temporaryDirectory("rules")
+        let path = folder.appendingPathComponent("rules.yaml").path
+        try rules.write(toFile: path, atomically: true, encoding: .utf8)
+        var env = [
+            "RULES_FILE": path, "DELIVERY_RETRY_SCHEDULE": schedule, "ALLOW_PRIVATE_CALLBACKS": "true",
+            "CALLBACK_SECRET": TestCallbackServer.secret, "SMTP_FROM": "Entrupy Relay <relay@example.com>",
+            "SMTP_TIMEOUT_SECONDS": "5",
+        ]
+        if let smtpPort { env["SMTP_URL"] = "smtp://127.0.0.1:\(smtpPort)?tls=none" }
+        env.merge(extra) { _, new in new }
+        return env
+    }
+
+    static func deliveries(_ database: DatabaseURL, item: String? = nil) async throws -> [DeliveryRecord] {
+        try await TestDatabase.withClient(database) { client in
+            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).list(state: nil, entrupyID: item, limit: 1000)
+        }
+    }
+
+    static func attempts(_ database: DatabaseURL, delivery: Int64) async throws -> [DeliveryAttempt] {
+        try await TestDatabase.withClient(database) { client in
+            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).attempts(deliveryID: delivery)
+        }
+    }
+
+    /// Waits until every delivery of the item has reached `state`; returns them.
+    static func waitForDeliveries(_ database: DatabaseURL, item: String, count: Int, state: DeliveryState,
+                                  timeout: Duration = .seconds(20)) async throws -> [DeliveryRecord] {
+        _ = try await eventually(timeout: timeout) {
+            let found = try await deliveries(database, item: item)
+            return found.count == count && found.allSatisfy { $0.state == state }
+        }
+        return try await deliveries(database, item: item)
+    }
+}
