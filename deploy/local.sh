@@ -165,7 +165,7 @@ cmd_test() {
   export TEST_DATABASE_URL=$url
   export MIGRATIONS_DIR=$ROOT/migrations
   cd "$ROOT"
-  "$ROOT/deploy/lib/test-tools.sh"
+  export TEST_PYTHON; TEST_PYTHON=$("$ROOT/deploy/lib/test-tools.sh")
   log "building the relay and its tests"
   swift build --build-tests >&2
   export RELAY_BINARY="$(swift build --show-bin-path)/entrupy-relay"

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Notification benchmark, three figures:
+#  1. end to end: the simulator finalises RATE items per second (each sends a signed webhook);
+#     the relay reconciles them, a rule fires a callback to a local sink; p50/p99 of
+#     "webhook accepted" (received_at) to "callback received" (the sink's clock);
+#  2. callbacks per second: N deliveries put in the outbox at once, sent to the same sink;
+#  3. emails per second: N deliveries sent to a local aiosmtpd (one SMTP connection each).
+#   ./deploy/bench/notify.sh       (RATE=200 DURATION=15 COUNT=3000 by default)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RATE=${RATE:-200}
+SECONDS_TO_RUN=${DURATION:-15}
+COUNT=${COUNT:-3000}
+SIM_PORT=${BENCH_SIM_PORT:-8096}
+RELAY_PORT=${BENCH_RELAY_PORT:-8097}
+SINK_PORT=${BENCH_SINK_PORT:-8098}
+SMTP_PORT=${BENCH_SMTP_PORT:-8099}
+. "$ROOT/deploy/lib/bench.sh"
+bench_setup relay_bench_notify entrupy-relay entrupy-sim relay-bench
+PYTHON=$("$ROOT/deploy/lib/test-tools.sh")
+
+SECRET=bench-notify-secret TOKEN=bench-notify-token
+CALLBACK_SECRET=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+KEY_ID="key_$(printf '%s' "${CALLBACK_SECRET#whsec_}" | base64 -d | sha256sum | cut -c1-16)"
+rm -rf "$STATE/mail" "$STATE/arrivals.csv"
+cat > "$STATE/rules.yaml" <<YAML
+rules:
+  - name: bench-callback
+    when: {transition: [result.final]}
+    notify:
+      - webhook: {url: "http://127.0.0.1:$SINK_PORT/hook", secret: "\${BENCH_CALLBACK_SECRET}"}
+YAML
+
+"$BIN_DIR/relay-bench" sink --port "$SINK_PORT" --out "$STATE/arrivals.csv" > "$STATE/sink.log" 2>&1 &
+SINK_PID=$!
+"$PYTHON" "$ROOT/deploy/test-servers/smtp_sink.py" --port "$SMTP_PORT" --store "$STATE/mail" > "$STATE/smtp.log" 2>&1 &
+SMTP_PID=$!
+"$BIN_DIR/entrupy-sim" --port "$SIM_PORT" --webhook-url "http://127.0.0.1:$RELAY_PORT/webhooks/entrupy" \
+  --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &
+SIM_PID=$!
+DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN=$TOKEN \
+  ENTRUPY_API_RATE=10000 MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning JOB_POLL_MS=1000 \
+  RULES_FILE="$STATE/rules.yaml" BENCH_CALLBACK_SECRET=$CALLBACK_SECRET ALLOW_PRIVATE_CALLBACKS=true \
+  DELIVERY_TARGET_CONCURRENCY=${DELIVERY_TARGET_CONCURRENCY:-16} WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-32} \
+  SMTP_URL="smtp://127.0.0.1:$SMTP_PORT?tls=none" SMTP_FROM="bench@example.com" \
+  "$BIN_DIR/entrupy-relay" serve --port "$RELAY_PORT" > "$STATE/relay-notify.log" 2>&1 &
+RELAY_PID=$!
+trap 'kill -TERM $RELAY_PID $SIM_PID $SMTP_PID $SINK_PID 2>/dev/null || true' EXIT
+wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
+wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
+curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d '{"rate_limit_per_second": 0}' >/dev/null
+
+wait_delivered() { # wait_delivered N CHANNEL
+  local _ n
+  for _ in $(seq 1 1200); do
+    n=$("${PSQL[@]}" -tAc "SELECT count(*) FROM deliveries WHERE state = 'delivered' AND channel = '$2'")
+    [ "$n" -ge "$1" ] && return 0
+    sleep 0.1
+  done
+  log "only $n of $1 $2 deliveries delivered"
+}
+
+log "1/3: driving $RATE items/s for ${SECONDS_TO_RUN}s"
+"$BIN_DIR/relay-bench" drive --simulator "http://127.0.0.1:$SIM_PORT" --rate "$RATE" --seconds "$SECONDS_TO_RUN"
+expected=$((RATE * SECONDS_TO_RUN))
+wait_delivered "$expected" webhook
+
+seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once
+  local channel=$1 n=$2 url="http://127.0.0.1:$SINK_PORT/throughput"
+  "${PSQL[@]}" -v ON_ERROR_STOP=1 -c "
+    INSERT INTO items (entrupy_id, fetched_at, raw) VALUES ('bench-$channel', now(), '{}');
+    WITH event AS (INSERT INTO item_events (entrupy_id, kind, source) VALUES ('bench-$channel', 'result.final', 'manual') RETURNING id),
+    created AS (
+      INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
+      SELECT event.id, 'bench-$channel', 'bench', g, '$channel',
+             CASE WHEN '$channel' = 'webhook' THEN '$url' ELSE 'ops@example.com' END,
+             CASE WHEN '$channel' = 'webhook'
+                  THEN jsonb_build_object('url', '$url', 'headers', '[]'::jsonb, 'body', '{\"type\":\"result.final\",\"data\":{}}')
+                  ELSE jsonb_build_object('to', jsonb_build_array('ops@example.com'), 'subject', 'bench ' || g, 'text', 'Item is authentic.')
+             END,
+             '$KEY_ID'
+      FROM event, generate_series(0, $n - 1) g RETURNING id)
+    INSERT INTO jobs (kind, args, unique_key, max_attempts)
+    SELECT 'deliver', jsonb_build_object('delivery_id', id), 'delivery:' || id, 10 FROM created" >/dev/null
+}
+rate_of() { # rate_of CHANNEL: delivered per second from the first creation to the last delivery
+  "${PSQL[@]}" -tAc "SELECT count(*), round((count(*) / extract(epoch FROM max(delivered_at) - min(created_at)))::numeric, 0)
+                     FROM deliveries WHERE entrupy_id = 'bench-$1' AND state = 'delivered'"
+}
+
+log "2/3: $COUNT callbacks at once"
+seed webhook "$COUNT"
+wait_delivered $((expected + COUNT)) webhook
+log "3/3: $((COUNT / 3)) emails at once"
+seed email $((COUNT / 3))
+wait_delivered $((COUNT / 3)) email
+RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
+
+kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
+"${PSQL[@]}" -c "CREATE TEMP TABLE arrivals (webhook_id text, received_ms bigint)" \
+  -c "\\copy arrivals FROM '$STATE/arrivals.csv' WITH (FORMAT csv)" -tA -F ' ' -c "
+  WITH e2e AS (
+    SELECT a.received_ms - 1000 * extract(epoch FROM w.received_at) AS ms
+    FROM arrivals a JOIN deliveries d ON d.idempotency_key = a.webhook_id
+    JOIN item_events e ON e.id = d.item_event_id JOIN webhook_events w ON w.id = e.webhook_event_id)
+  SELECT count(*), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
+         round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1) FROM e2e" | tail -1 | {
+  read -r count p50 p99 max
+  read -r hooks hook_rate < <(rate_of webhook | tr '|' ' ')
+  read -r mails mail_rate < <(rate_of email | tr '|' ' ')
+  echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
+  echo "  end to end          $count callbacks; webhook accepted -> callback received p50 ${p50} ms  p99 ${p99} ms  max ${max} ms (target p99 < 250 ms)"
+  echo "  callbacks           $hooks delivered at $hook_rate/s to a local HTTP endpoint"
+  echo "  emails              $mails delivered at $mail_rate/s to a local aiosmtpd (one connection per message)"
+  echo "  relay RSS           $((RSS_KB / 1024)) MiB"
+}
