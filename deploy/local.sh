@@ -14,6 +14,8 @@ PG_PORT=${RELAY_PG_PORT:-54329}
 RELAY_HOST=${HOST:-127.0.0.1}
 RELAY_PORT=${PORT:-8080}
 SIM_PORT=${RELAY_SIM_PORT:-8090}
+MAIL_PORT=${RELAY_MAIL_PORT:-8025}
+CALLBACK_PORT=${RELAY_CALLBACK_PORT:-8091}
 export PG_PORT
 # shellcheck source=deploy/lib/postgres.sh
 . "$ROOT/deploy/lib/postgres.sh"
@@ -62,6 +64,26 @@ start_simulator() {
   export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$token_file")"
 }
 
+# With the simulator and no rules or SMTP configured, notifications go to local sinks: an
+# aiosmtpd that keeps each email in $STATE/mail/ and an endpoint that verifies each callback's
+# signature with the standardwebhooks library and logs it to $STATE/callbacks.jsonl.
+use_demo_notify() { use_simulator && [ -z "${RULES_FILE:-}" ] && [ -z "${SMTP_URL:-}" ]; }
+
+start_demo_notify() {
+  local python; python=$("$ROOT/deploy/lib/pytools.sh")
+  stop_pid mail-sink; stop_pid callback-sink
+  local secret_file="$STATE/callback-secret"
+  [ -s "$secret_file" ] || (umask 077; echo "whsec_$(head -c 24 /dev/urandom | base64)" > "$secret_file")
+  nohup "$python" "$ROOT/deploy/test-servers/smtp_sink.py" --port "$MAIL_PORT" --store "$STATE/mail" >>"$STATE/mail-sink.log" 2>&1 &
+  echo $! > "$STATE/mail-sink.pid"
+  nohup "$python" "$ROOT/deploy/test-servers/callback_sink.py" --port "$CALLBACK_PORT" --secret "$(cat "$secret_file")" \
+    --log "$STATE/callbacks.jsonl" >>"$STATE/callback-sink.log" 2>&1 &
+  echo $! > "$STATE/callback-sink.pid"
+  sed "s#http://127.0.0.1:8091/#http://127.0.0.1:$CALLBACK_PORT/#" "$ROOT/deploy/rules/local.yaml" > "$STATE/rules.yaml"
+  export RULES_FILE="$STATE/rules.yaml" LOCAL_CALLBACK_SECRET; LOCAL_CALLBACK_SECRET=$(cat "$secret_file")
+  export SMTP_URL="smtp://127.0.0.1:$MAIL_PORT?tls=none" SMTP_FROM="Entrupy Relay <relay@localhost>" ALLOW_PRIVATE_CALLBACKS=true
+}
+
 cmd_run() {
   local url; url=$(database_url entrupy_relay)
   local secret; secret=$(webhook_secret)
@@ -75,6 +97,8 @@ cmd_run() {
   fi
   local simulated=""
   if use_simulator; then start_simulator "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; simulated=1; fi
+  local demo=""
+  if use_demo_notify; then start_demo_notify; demo=1; fi
   nohup "$BIN" serve --host "$RELAY_HOST" --port "$RELAY_PORT" >>"$STATE/relay.log" 2>&1 &
   echo $! > "$STATE/relay.pid"
   for _ in $(seq 1 100); do
@@ -108,6 +132,15 @@ http://127.0.0.1:$SIM_PORT (pid $(cat "$STATE/sim.pid"), log $STATE/sim.log); it
   curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items/\$id/result -d '{"result":"authentic","final":true}'
   curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items/\$id/flag -d '{"flag":"flagged"}'
   ./deploy/local.sh cli items show sku-42
+TXT
+  fi
+  if [ -n "$demo" ]; then cat <<TXT
+
+Notifications follow $RULES_FILE (from deploy/rules/local.yaml): a final result sends an email
+to a local aiosmtpd (127.0.0.1:$MAIL_PORT, each message kept in $STATE/mail/) and a signed callback
+to a local endpoint that verifies it (127.0.0.1:$CALLBACK_PORT, logged to $STATE/callbacks.jsonl).
+  ./deploy/local.sh cli deliveries list
+  ls $STATE/mail/; tail -1 $STATE/callbacks.jsonl
 TXT
   fi
 }
@@ -147,12 +180,16 @@ cmd_cli() {
 cmd_stop() {
   stop_pid relay
   stop_pid sim
+  stop_pid mail-sink
+  stop_pid callback-sink
   pg_stop "$STATE"
 }
 
 cmd_status() {
   if relay_running; then echo "relay: running (pid $(cat "$STATE/relay.pid")) on $RELAY_HOST:$RELAY_PORT"; else echo "relay: not running"; fi
   if running sim; then echo "simulator: running (pid $(cat "$STATE/sim.pid")) on 127.0.0.1:$SIM_PORT"; else echo "simulator: not running"; fi
+  if running mail-sink; then echo "mail sink: running (pid $(cat "$STATE/mail-sink.pid")) on 127.0.0.1:$MAIL_PORT, mail in $STATE/mail/"; fi
+  if running callback-sink; then echo "callback sink: running (pid $(cat "$STATE/callback-sink.pid")) on 127.0.0.1:$CALLBACK_PORT, log $STATE/callbacks.jsonl"; fi
   if PG_BIN=$(pg_find_bindir) && [ -d "$STATE/pg/data" ] && pg_as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg/data" status >/dev/null 2>&1; then
     echo "postgres: running on 127.0.0.1:$PG_PORT"
   else

@@ -230,6 +230,25 @@ struct NotifyTests {
         }
     }
 
+    @Test func redirectsAreNotFollowed() async throws {
+        let rules = """
+            rules:
+              - name: moved
+                when: {transition: [result.final]}
+                notify: [{webhook: {url: "TARGET/redirect", secret: "${CALLBACK_SECRET}"}}]
+            """
+        try await TestCallbackServer.with { callbacks async throws in
+            let env = try NotifyEnvironment.make(rules: rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")), schedule: "50ms")
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("sku-moved", result: "authentic", final: true)
+                let dead = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .dead)
+                #expect(dead.first?.attempts == 2)
+                #expect(dead.first?.lastError?.contains("redirect to /ok not followed") == true)
+                #expect(try callbacks.requests().map(\.path) == ["/redirect", "/redirect"])
+            }
+        }
+    }
+
     @Test func privateTargetsAreRefusedUnlessAllowed() async throws {
         try await TestCallbackServer.with { callbacks async throws in
             let env = try NotifyEnvironment.make(rules: Self.rules(callback: callbacks.url("/ok")), extra: ["ALLOW_PRIVATE_CALLBACKS": "false"])

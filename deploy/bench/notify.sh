@@ -17,7 +17,7 @@ SINK_PORT=${BENCH_SINK_PORT:-8098}
 SMTP_PORT=${BENCH_SMTP_PORT:-8099}
 . "$ROOT/deploy/lib/bench.sh"
 bench_setup relay_bench_notify entrupy-relay entrupy-sim relay-bench
-PYTHON=$("$ROOT/deploy/lib/test-tools.sh")
+PYTHON=$("$ROOT/deploy/lib/pytools.sh")
 
 SECRET=bench-notify-secret TOKEN=bench-notify-token
 CALLBACK_SECRET=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw

@@ -1,31 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the test suite talks to besides PostgreSQL, only when missing, so a fresh
-# Debian machine needs nothing by hand: curl, openssl and nginx from Debian; aiosmtpd and
-# standardwebhooks from PyPI in a private virtualenv (.local/pytools). Tests start the
-# servers themselves on loopback and stop them by PID. Prints the virtualenv's python.
+# Debian machine needs nothing by hand: curl, openssl and nginx from Debian, and the PyPI
+# servers (aiosmtpd, standardwebhooks) through pytools.sh. Tests start the servers themselves
+# on loopback and stop them by PID. Prints the python that runs deploy/test-servers/.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-VENV=$ROOT/.local/pytools
-PY_PACKAGES=(aiosmtpd==1.4.6 standardwebhooks==1.1.0)
-
 missing=()
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: ${missing[*]}" >&2; exit 1; fi
   apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 fi
-
-stamp="$VENV/.packages"
-if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${PY_PACKAGES[*]}" ]; then
-  echo "test-tools.sh: creating $VENV with ${PY_PACKAGES[*]}" >&2
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV" >&2
-  "$VENV/bin/pip" install -q --disable-pip-version-check "${PY_PACKAGES[@]}" >&2
-  echo "${PY_PACKAGES[*]}" > "$stamp"
-fi
-echo "$VENV/bin/python"
+exec "$(dirname "$0")/pytools.sh"

@@ -41,30 +41,25 @@ public struct PostgresDeliveryRepository: Sendable {
     }
 
     public func delivery(id: Int64) async throws -> DeliveryRecord? {
-        try await records("""
-            SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
-                   d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-                   d.delivered_at, e.kind
-            FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
-            WHERE d.id = \(id)
-            """).first
+        try await records(id: id, state: nil, entrupyID: nil, limit: 1).first
     }
 
     /// Newest first, optionally filtered by state and item.
     public func list(state: DeliveryState?, entrupyID: String?, limit: Int) async throws -> [DeliveryRecord] {
-        try await records("""
+        try await records(id: nil, state: state, entrupyID: entrupyID, limit: limit)
+    }
+
+    func records(id: Int64?, state: DeliveryState?, entrupyID: String?, limit: Int) async throws -> [DeliveryRecord] {
+        let rows = try await client.query("""
             SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                    d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
                    d.delivered_at, e.kind
             FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
-            WHERE (\(state?.rawValue)::text IS NULL OR d.state = \(state?.rawValue))
+            WHERE (\(id)::bigint IS NULL OR d.id = \(id))
+              AND (\(state?.rawValue)::text IS NULL OR d.state = \(state?.rawValue))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
             ORDER BY d.id DESC LIMIT \(limit)
-            """)
-    }
-
-    func records(_ query: PostgresQuery) async throws -> [DeliveryRecord] {
-        let rows = try await client.query(query, logger: logger)
+            """, logger: logger)
         var records: [DeliveryRecord] = []
         for try await (id, eventID, entrupyID, rule, index, channel, target, payload, keyID, key, state, attempts, lastError,
                        next, created, delivered, kind)

@@ -27,16 +27,9 @@ struct TestCallbackServer: Sendable {
         let port = try await freePort()
         let folder = try TestServerProcess.temporaryDirectory("callbacks")
         let log = folder.appendingPathComponent("requests.jsonl")
-        let process = try await TestServerProcess.start("callback_sink.py", ["--port", String(port), "--secret", secret, "--log", log.path])
-        do {
-            let result = try await body(TestCallbackServer(port: port, log: log))
-            await TestServerProcess.stop(process)
-            try? FileManager.default.removeItem(at: folder)
-            return result
-        } catch {
-            await TestServerProcess.stop(process)
-            try? FileManager.default.removeItem(at: folder)
-            throw error
+        return try await TestServerProcess.run("callback_sink.py", ["--port", String(port), "--secret", secret, "--log", log.path],
+                                               folder: folder) {
+            try await body(TestCallbackServer(port: port, log: log))
         }
     }
 

@@ -52,16 +52,8 @@ struct TestSMTPServer: Sendable {
         }
         if auth { arguments += ["--auth", "\(user):\(password)"] }
         if let mechanisms { arguments += ["--mechanisms", mechanisms.joined(separator: ",")] }
-        let process = try await TestServerProcess.start("smtp_sink.py", arguments)
-        do {
-            let result = try await body(TestSMTPServer(port: port, store: store))
-            await TestServerProcess.stop(process)
-            try? FileManager.default.removeItem(at: store)
-            return result
-        } catch {
-            await TestServerProcess.stop(process)
-            try? FileManager.default.removeItem(at: store)
-            throw error
+        return try await TestServerProcess.run("smtp_sink.py", arguments, folder: store) {
+            try await body(TestSMTPServer(port: port, store: store))
         }
     }
 

@@ -36,6 +36,21 @@ enum TestServerProcess {
         _ = await process.waitForExit()
     }
 
+    /// Runs `script` during `body`, then stops it and removes `folder`, whether `body` threw or not.
+    static func run<T: Sendable>(_ script: String, _ arguments: [String], folder: URL,
+                                 _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let process = try await start(script, arguments)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let result = try await body()
+            await stop(process)
+            return result
+        } catch {
+            await stop(process)
+            throw error
+        }
+    }
+
     static func temporaryDirectory(_ prefix: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
