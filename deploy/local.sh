@@ -95,10 +95,10 @@ cmd_run() {
   if relay_running; then
     log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_pid relay
   fi
-  local simulated=""
+  local simulated="" demo=""
+  use_demo_notify && demo=1   # decided first: starting the simulator sets ENTRUPY_API_TOKEN
   if use_simulator; then start_simulator "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; simulated=1; fi
-  local demo=""
-  if use_demo_notify; then start_demo_notify; demo=1; fi
+  if [ -n "$demo" ]; then start_demo_notify; fi
   nohup "$BIN" serve --host "$RELAY_HOST" --port "$RELAY_PORT" >>"$STATE/relay.log" 2>&1 &
   echo $! > "$STATE/relay.pid"
   for _ in $(seq 1 100); do
@@ -172,6 +172,10 @@ cmd_cli() {
     export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$STATE/sim-api-token")"
   fi
   export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
+  # The local rules read their callback secret from the environment (`rules check`, `rules test`).
+  if [ -z "${LOCAL_CALLBACK_SECRET:-}" ] && [ -s "$STATE/callback-secret" ]; then
+    export LOCAL_CALLBACK_SECRET; LOCAL_CALLBACK_SECRET=$(cat "$STATE/callback-secret")
+  fi
   local bin; bin="$(cd "$ROOT" && swift build --show-bin-path)/entrupy-relay"
   [ -x "$bin" ] || build debug
   exec "$bin" "$@"

@@ -1,5 +1,5 @@
 """A real SMTP server (aiosmtpd) for tests and local runs: stores each accepted message as a
-JSON file (envelope, raw data, whether TLS and AUTH were used) in --store.
+JSON file (envelope, raw data, whether TLS and AUTH were used) and as an .eml file in --store.
 
 Options give plain SMTP, STARTTLS, implicit TLS and AUTH (PLAIN and LOGIN). Recipients
 starting with "reject" get 550, "defer" get 451, so tests reach both kinds of failure.
@@ -47,6 +47,8 @@ class StoringHandler:
         temporary = os.path.join(self.store, "." + name)
         with open(temporary, "w") as handle:
             json.dump(record, handle)
+        with open(os.path.join(self.store, name[:-5] + ".eml"), "wb") as handle:
+            handle.write(envelope.original_content)
         os.rename(temporary, os.path.join(self.store, name))
         return "250 2.0.0 OK queued as %s" % name
 
