@@ -37,7 +37,7 @@ public struct CallbackDeliverer: Sendable {
         return Self.report(for: response)
     }
 
-    static func report(for response: CallbackResponse) -> AttemptReport {
+    public static func report(for response: CallbackResponse) -> AttemptReport {
         let status = response.status
         var report = AttemptReport(result: .transient, statusCode: status, excerpt: response.excerpt.isEmpty ? nil : response.excerpt)
         switch status {

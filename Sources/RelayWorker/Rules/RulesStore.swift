@@ -17,13 +17,6 @@ public final class RulesStore: Sendable {
         self.rules = Mutex(try path.map { try Self.load($0, parser: parser) } ?? .empty)
     }
 
-    /// Fixed rules, for tests and tools.
-    public init(rules: RuleSet) {
-        self.path = nil
-        self.parser = RuleSetParser(secret: { _ in nil })
-        self.rules = Mutex(rules)
-    }
-
     public var current: RuleSet { rules.withLock { $0 } }
 
     /// Reads the file again; on any problem the old rules stay and the error is thrown.
