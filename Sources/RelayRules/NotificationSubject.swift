@@ -38,11 +38,7 @@ public struct NotificationSubject: Sendable, Equatable {
         "username", "certificate_url", "transition", "from", "to", "occurred_at",
     ]
 
-    public var occurredAtText: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: occurredAt)
-    }
+    public var occurredAtText: String { ISODate.text(occurredAt) }
 
     /// Template values: absent fields are left out, so `{{#brand}}...{{/brand}}` can test them.
     public var templateValues: [String: String] {

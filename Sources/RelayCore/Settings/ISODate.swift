@@ -3,6 +3,15 @@ import Foundation
 /// Parses the dates people type on command lines and in query strings:
 /// `2026-11-01`, `2026-11-01T08:30:00Z`, `2026-11-01T08:30:00.250+02:00`.
 public enum ISODate {
+    /// A value type, so one instance serves every thread (a formatter object per call showed
+    /// up once per delivery rendered).
+    static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// `2026-11-18T11:06:40.000Z`: UTC with milliseconds, as stored deliveries and callbacks carry it.
+    public static func text(_ date: Date) -> String {
+        fractional.format(date)
+    }
+
     public static func parse(_ text: String) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
         let full = ISO8601DateFormatter()

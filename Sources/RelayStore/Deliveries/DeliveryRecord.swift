@@ -36,8 +36,6 @@ public struct DeliveryRecord: Sendable, Equatable {
     }
 
     static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        ISODate.text(date)
     }
 }
