@@ -107,12 +107,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // HTTP surface: receiver, health, metrics. Knows no SQL text.
+        // HTTP surface: receiver, health, metrics, the query API, the console. Knows no SQL text.
         .target(
             name: "RelayHTTP",
             dependencies: [
                 "RelayCore",
                 "RelayStore",
+                "EntrupyAPI",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -46,6 +46,10 @@ public struct EntrupyAPIClient: Sendable {
         try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", body: query.body))
     }
 
+    /// How long Entrupy asked us to wait (its last 429), or nil: callers that must not wait
+    /// (an HTTP request in flight) pass the wait on instead.
+    public var rateLimitedFor: Duration? { budget.pausedFor }
+
     /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request.
     public func authorizeUser(_ request: AuthorizeUserRequest) async throws -> AuthorizeUserResult {
         let body = try JSONValue.parse(Array(JSONEncoder().encode(request)))

@@ -41,6 +41,8 @@ struct CommandEnvironment {
             return try await DatabaseClientFactory.withClient(environment.settings.database, logger: environment.logger, body)
         } catch let error as EntrupyAPIError {
             fail(error.description)
+        } catch let error as TokenError {
+            fail(error.description)
         } catch {
             fail("\(environment.settings.database): \(PostgresErrorText.describe(error))")
         }

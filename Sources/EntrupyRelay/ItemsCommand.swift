@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import RelayApp
+import RelayCore
 import RelayStore
 
 struct ItemsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "items", abstract: "Look at reconciled items.", subcommands: [Show.self]
+        commandName: "items", abstract: "Look at reconciled items.", subcommands: [Search.self, Show.self]
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "An item's state, timeline and webhooks.")
+        static let configuration = CommandConfiguration(abstract: "An item's state, timeline, webhooks, fetches, deliveries and attempts.")
 
         @Argument(help: "An Entrupy ID or a customer item ID.")
         var id: String

@@ -23,26 +23,55 @@ enum OutputFormat {
         return render(header: header, rows: rows)
     }
 
-    static func item(_ item: ItemDetail) -> String {
+    static func item(_ detail: ItemDetail) -> String {
         let formatter = ISO8601DateFormatter()
+        let item = detail.item
         var lines = [
             "\(item.entrupyID)  customer item \(item.customerItemID ?? "-")",
             "  result    \(item.result ?? "-")\(item.resultFinal ? " (final)" : "")    flag \(item.flag)",
-            "  brand     \(item.brand ?? "-")    model \(item.model ?? "-")    category \(item.category ?? "-")",
+            "  brand     \(item.brand ?? "-")    model \(detail.model ?? "-")    category \(item.category ?? "-")",
             "  user      \(item.username ?? "-")",
-            "  certificate \(item.certificateURL ?? "-")",
-            "  first seen \(formatter.string(from: item.firstSeenAt))    updated \(formatter.string(from: item.updatedAt))    fetched \(formatter.string(from: item.fetchedAt))",
+            "  certificate \(detail.certificateURL ?? "-")",
+            "  first seen \(formatter.string(from: detail.firstSeenAt))    updated \(formatter.string(from: item.updatedAt))    fetched \(formatter.string(from: detail.fetchedAt))",
             "",
             "timeline:",
         ]
-        lines += item.timeline.isEmpty ? ["  (none)"] : item.timeline.map { entry in
+        lines += detail.transitions.isEmpty ? ["  (none)"] : detail.transitions.map { entry in
             "  \(formatter.string(from: entry.at))  \(entry.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(entry.from ?? "-") → \(entry.to ?? "-")  (\(entry.source))"
         }
         lines += ["", "webhooks:"]
-        lines += item.webhooks.isEmpty ? ["  (none)"] : item.webhooks.map { event in
+        let webhooks = detail.webhooks ?? []
+        lines += webhooks.isEmpty ? ["  (none)"] : webhooks.map { event in
             "  #\(event.id)  \(formatter.string(from: event.receivedAt))  \(event.eventType ?? "-")  \(event.state)" + (event.duplicates > 0 ? "  (+\(event.duplicates) duplicates)" : "")
         }
+        lines += ["", "fetches:"]
+        lines += detail.reconciliations.isEmpty ? ["  (none)"] : detail.reconciliations.map { fetch in
+            "  \(formatter.string(from: fetch.at))  \(fetch.source.padding(toLength: 8, withPad: " ", startingAt: 0))  \(fetch.outcome)" + (fetch.transitions > 0 ? ", \(fetch.transitions) transition(s)" : "")
+        }
+        lines += ["", "deliveries:"]
+        let deliveries = detail.deliveries ?? []
+        if deliveries.isEmpty { lines.append("  (none)") }
+        for history in deliveries {
+            let delivery = history.delivery
+            lines.append("  #\(delivery.id)  \(delivery.transition)  rule \(delivery.rule)  \(delivery.channel.rawValue) to \(delivery.target)  \(delivery.state.rawValue)  key \(delivery.idempotencyKey)")
+            for attempt in history.attempts {
+                var line = "      attempt \(attempt.attempt)  \(formatter.string(from: attempt.startedAt))  \(attempt.outcome.rawValue)  \(attempt.durationMilliseconds) ms"
+                if let status = attempt.statusCode { line += "  HTTP \(status)" }
+                if let reply = attempt.smtpReply { line += "  SMTP \(reply)" }
+                if let error = attempt.error { line += "  \(error)" }
+                lines.append(line)
+            }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    static func table(_ items: [ItemSummary]) -> String {
+        let formatter = ISO8601DateFormatter()
+        let rows = items.map { item in
+            [item.entrupyID, item.customerItemID ?? "-", (item.result ?? "-") + (item.resultFinal ? "" : " (not final)"), item.flag,
+             item.brand ?? "-", item.category ?? "-", item.username ?? "-", formatter.string(from: item.listedAt)]
+        }
+        return render(header: ["ENTRUPY ID", "CUSTOMER ITEM ID", "RESULT", "FLAG", "BRAND", "CATEGORY", "USERNAME", "SUBMITTED"], rows: rows)
     }
 
     static func render(header: [String], rows: [[String]]) -> String {

@@ -25,12 +25,15 @@ struct BackfillAndItemsTests {
 
             let shown = try await CommandLineTests.run(["items", "show", "sku-bf-0", "--json"], env: CommandLineTests.environment(stack.database))
             let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
-            for key in ["entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "category", "username", "updated_at", "timeline", "webhooks"] {
+            for key in ["entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "category", "username", "updated_at", "transitions", "reconciliations", "webhooks", "deliveries", "timeline"] {
                 #expect(json[key] != nil, "missing \(key)")
             }
+            let transitions = try #require(json["transitions"] as? [[String: Any]])
+            #expect(transitions.map { $0["kind"] as? String } == ["item.created", "result.final"])
+            #expect(transitions.allSatisfy { $0["at"] != nil && $0.keys.contains("from") && $0.keys.contains("to") })
+            // The merged timeline: the backfill's fetch, then the transitions it caused.
             let timeline = try #require(json["timeline"] as? [[String: Any]])
-            #expect(timeline.map { $0["kind"] as? String } == ["item.created", "result.final"])
-            #expect(timeline.allSatisfy { $0["at"] != nil && $0.keys.contains("from") && $0.keys.contains("to") })
+            #expect(timeline.map { $0["kind"] as? String } == ["reconciled", "item.created", "result.final"])
             let missing = try await CommandLineTests.run(["items", "show", "nope"], env: CommandLineTests.environment(stack.database))
             #expect(missing.status == 1 && missing.stderr == "entrupy-relay: no item with Entrupy ID or customer item ID \"nope\"\n")
         }

@@ -1,3 +1,4 @@
+import EntrupyAPI
 import Hummingbird
 import Logging
 import NIOCore
@@ -18,6 +19,8 @@ public struct RelayServer {
     public let client: PostgresClient
     /// The in-process worker, unless `serve --no-worker`.
     public let worker: WorkerAssembly?
+    /// The HTTP client of the SDK endpoint's Entrupy API client, when the worker does not lend its own.
+    let apiHTTPService: HTTPClientService?
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
@@ -48,6 +51,17 @@ public struct RelayServer {
             registry: registry
         ).addRoutes(to: router)
 
+        // The query API, the console and the SDK endpoint.
+        var api = worker?.api
+        var apiHTTPService: HTTPClientService?
+        if api == nil, settings.entrupyAPIToken != nil {
+            let http = EntrupyAPIClient.makeHTTPClient()
+            apiHTTPService = HTTPClientService(client: http)
+            api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
+        }
+        self.apiHTTPService = apiHTTPService
+        Self.addQueryRoutes(to: router, settings: settings, client: client, api: api, logger: logger)
+
         application = Application(
             router: router,
             // A client that stops sending (or a slow-drip body) is disconnected instead of holding a connection forever.
@@ -59,7 +73,9 @@ public struct RelayServer {
     }
 
     /// Everything `serve` runs, in start order.
-    public var services: [any Service] { [client] + (worker?.services ?? []) + [ingestor, application] }
+    public var services: [any Service] {
+        [client] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? []) + [ingestor, application]
+    }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
     public func run(logger: Logger) async throws {

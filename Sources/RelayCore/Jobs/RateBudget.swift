@@ -43,6 +43,14 @@ public final class RateBudget: Sendable {
         }
     }
 
+    /// How long callers must still wait after a 429, or nil when not paused.
+    public var pausedFor: Duration? {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            return now < state.pausedUntil ? state.pausedUntil - now : nil
+        }
+    }
+
     /// Stops every caller until `duration` has passed (a 429's `Retry-After`).
     public func pause(for duration: Duration) {
         state.withLock { state in

@@ -43,6 +43,12 @@ public struct RelaySettings: Sendable {
     public var smtpTimeoutSeconds: Int
     public var callbackTimeoutSeconds: Int
     public var allowPrivateCallbacks: Bool
+    /// Failed bearer tokens (or console sign-ins) allowed per client address per window.
+    public var authFailureLimit: Int
+    public var authFailureWindowSeconds: Int
+    public var consoleSessionHours: Int
+    /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS.
+    public var consoleSecureCookies: Bool
     /// The environment these settings came from: the rules file's `${NAME}` secrets read it too.
     public let environment: EnvironmentReader
 
@@ -134,5 +140,9 @@ public struct RelaySettings: Sendable {
         smtpTimeoutSeconds = try reader.integer("SMTP_TIMEOUT_SECONDS", default: 30, range: 1...600)
         callbackTimeoutSeconds = try reader.integer("CALLBACK_TIMEOUT_SECONDS", default: 10, range: 1...300)
         allowPrivateCallbacks = try reader.bool("ALLOW_PRIVATE_CALLBACKS", default: false)
+        authFailureLimit = try reader.integer("AUTH_FAILURE_LIMIT", default: 10, range: 1...100_000)
+        authFailureWindowSeconds = try reader.integer("AUTH_FAILURE_WINDOW_SECONDS", default: 300, range: 1...86_400)
+        consoleSessionHours = try reader.integer("CONSOLE_SESSION_HOURS", default: 12, range: 1...720)
+        consoleSecureCookies = try reader.bool("CONSOLE_SECURE_COOKIES", default: false)
     }
 }

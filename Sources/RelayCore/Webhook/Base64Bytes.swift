@@ -16,4 +16,10 @@ public enum Base64Bytes {
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
     }
+
+    /// URL-safe base64 without padding: fit for cookies, headers and query strings.
+    public static func encodeURLSafe(_ bytes: some Sequence<UInt8>) -> String {
+        encode(bytes).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
 }

@@ -41,15 +41,16 @@ public struct PostgresDeliveryRepository: Sendable {
     }
 
     public func delivery(id: Int64) async throws -> DeliveryRecord? {
-        try await records(id: id, state: nil, entrupyID: nil, limit: 1).first
+        try await records(id: id, state: nil, entrupyID: nil, before: nil, limit: 1).first
     }
 
-    /// Newest first, optionally filtered by state and item.
-    public func list(state: DeliveryState?, entrupyID: String?, limit: Int) async throws -> [DeliveryRecord] {
-        try await records(id: nil, state: state, entrupyID: entrupyID, limit: limit)
+    /// Newest first, optionally filtered by state and item; `cursor` continues after the
+    /// last delivery of the previous page.
+    public func list(state: DeliveryState?, entrupyID: String?, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
+        try await records(id: nil, state: state, entrupyID: entrupyID, before: cursor?.id, limit: limit)
     }
 
-    func records(id: Int64?, state: DeliveryState?, entrupyID: String?, limit: Int) async throws -> [DeliveryRecord] {
+    func records(id: Int64?, state: DeliveryState?, entrupyID: String?, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
         let rows = try await client.query("""
             SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                    d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
@@ -58,6 +59,7 @@ public struct PostgresDeliveryRepository: Sendable {
             WHERE (\(id)::bigint IS NULL OR d.id = \(id))
               AND (\(state?.rawValue)::text IS NULL OR d.state = \(state?.rawValue))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
+              AND (\(before)::bigint IS NULL OR d.id < \(before))
             ORDER BY d.id DESC LIMIT \(limit)
             """, logger: logger)
         var records: [DeliveryRecord] = []
@@ -75,16 +77,30 @@ public struct PostgresDeliveryRepository: Sendable {
     }
 
     public func attempts(deliveryID: Int64) async throws -> [DeliveryAttempt] {
+        try await attempts(deliveryID: deliveryID, entrupyID: nil)[deliveryID] ?? []
+    }
+
+    /// Every attempt at every delivery of an item, by delivery.
+    public func attempts(entrupyID: String) async throws -> [Int64: [DeliveryAttempt]] {
+        try await attempts(deliveryID: nil, entrupyID: entrupyID)
+    }
+
+    func attempts(deliveryID: Int64?, entrupyID: String?) async throws -> [Int64: [DeliveryAttempt]] {
         let rows = try await client.query("""
-            SELECT attempt, started_at, duration_ms, outcome, status_code, smtp_reply, error, response_excerpt, worker
-            FROM delivery_attempts WHERE delivery_id = \(deliveryID) ORDER BY id
+            SELECT a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.outcome, a.status_code, a.smtp_reply, a.error,
+                   a.response_excerpt, a.worker
+            FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
+            WHERE (\(deliveryID)::bigint IS NULL OR a.delivery_id = \(deliveryID))
+              AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
+            ORDER BY a.id
             """, logger: logger)
-        var attempts: [DeliveryAttempt] = []
-        for try await (attempt, started, duration, outcome, status, reply, error, excerpt, worker)
-            in rows.decode((Int, Date, Int, String, Int?, String?, String?, String?, String?).self) {
-            attempts.append(DeliveryAttempt(attempt: attempt, startedAt: started, durationMilliseconds: duration,
-                                            outcome: DeliveryState(rawValue: outcome) ?? .failed, statusCode: status,
-                                            smtpReply: reply, error: error, responseExcerpt: excerpt, worker: worker))
+        var attempts: [Int64: [DeliveryAttempt]] = [:]
+        for try await (id, attempt, started, duration, outcome, status, reply, error, excerpt, worker)
+            in rows.decode((Int64, Int, Date, Int, String, Int?, String?, String?, String?, String?).self) {
+            attempts[id, default: []].append(DeliveryAttempt(
+                attempt: attempt, startedAt: started, durationMilliseconds: duration,
+                outcome: DeliveryState(rawValue: outcome) ?? .failed, statusCode: status,
+                smtpReply: reply, error: error, responseExcerpt: excerpt, worker: worker))
         }
         return attempts
     }

@@ -3,36 +3,53 @@ import PostgresNIO
 import RelayCore
 
 extension PostgresItemRepository {
-    /// The item named by an Entrupy ID, else the latest one with that customer item ID.
+    /// The item named by an Entrupy ID, else the latest one with that customer item ID,
+    /// with its whole history.
     public func detail(_ id: String) async throws -> ItemDetail? {
         let rows = try await client.query("""
-            SELECT entrupy_id, customer_item_id, result, result_final, flag, brand, model, category, username,
-                   certificate_url, submitted_at, first_seen_at, updated_at, fetched_at
+            SELECT \(unescaped: ItemSummary.selectList), model, certificate_url, first_seen_at, fetched_at
             FROM items WHERE entrupy_id = \(id) OR customer_item_id = \(id)
             ORDER BY (entrupy_id = \(id)) DESC, submitted_at DESC NULLS LAST, first_seen_at DESC LIMIT 1
             """, logger: logger)
         var found: ItemDetail?
-        for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, String?, String?, Date?, Date, Date, Date).self) {
-            found = ItemDetail(entrupyID: r.0, customerItemID: r.1, result: r.2, resultFinal: r.3, flag: r.4, brand: r.5, model: r.6,
-                               category: r.7, username: r.8, certificateURL: r.9, submittedAt: r.10, firstSeenAt: r.11,
-                               updatedAt: r.12, fetchedAt: r.13, timeline: [], webhooks: [])
+        for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, Date?, Date, Date,
+                                        String?, String?, Date, Date).self) {
+            found = ItemDetail(
+                item: ItemSummary(entrupyID: r.0, customerItemID: r.1, result: r.2, resultFinal: r.3, flag: r.4, brand: r.5,
+                                  category: r.6, username: r.7, submittedAt: r.8, updatedAt: r.9, listedAt: r.10),
+                model: r.11, certificateURL: r.12, firstSeenAt: r.13, fetchedAt: r.14,
+                transitions: [], reconciliations: [], webhooks: [], deliveries: [])
         }
         guard var item = found else { return nil }
+        let entrupyID = item.entrupyID
 
         let timeline = try await client.query("""
             SELECT kind, occurred_at, from_value, to_value, source, webhook_event_id
-            FROM item_events WHERE entrupy_id = \(item.entrupyID) ORDER BY occurred_at, id
+            FROM item_events WHERE entrupy_id = \(entrupyID) ORDER BY occurred_at, id
             """, logger: logger)
         for try await (kind, at, from, to, source, eventID) in timeline.decode((String, Date, String?, String?, String, Int64?).self) {
-            item.timeline.append(.init(kind: kind, at: at, from: from, to: to, source: source, webhookEventID: eventID))
+            item.transitions.append(.init(kind: kind, at: at, from: from, to: to, source: source, webhookEventID: eventID))
+        }
+
+        let fetches = try await client.query("""
+            SELECT at, source, outcome, transitions, webhook_event_id
+            FROM reconciliations WHERE entrupy_id = \(entrupyID) ORDER BY id
+            """, logger: logger)
+        for try await (at, source, outcome, count, eventID) in fetches.decode((Date, String, String, Int, Int64?).self) {
+            item.reconciliations.append(.init(at: at, source: source, outcome: outcome, transitions: count, webhookEventID: eventID))
         }
 
         let webhooks = try await client.query(WebhookEventRecord.select("""
-            WHERE entrupy_id = \(item.entrupyID)
-               OR (entrupy_id IS NULL AND customer_item_id IS NOT NULL AND customer_item_id = \(item.customerItemID))
+            WHERE entrupy_id = \(entrupyID)
+               OR (entrupy_id IS NULL AND customer_item_id IS NOT NULL AND customer_item_id = \(item.item.customerItemID))
             ORDER BY received_at, id
             """), logger: logger)
         item.webhooks = try await WebhookEventRecord.records(from: webhooks)
+
+        let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
+        let records = try await deliveries.list(state: nil, entrupyID: entrupyID, cursor: nil, limit: 1000)
+        let attempts = try await deliveries.attempts(entrupyID: entrupyID)
+        item.deliveries = records.reversed().map { DeliveryHistory(delivery: $0, attempts: attempts[$0.id] ?? []) }
         return item
     }
 }

@@ -30,6 +30,7 @@ public struct PostgresItemRepository: Sendable {
                 stored = (ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt)
             }
             if let stored, stored.fetchedAt > observedAt {
+                try await recordReconciliation(of: item.entrupyID, source: source, outcome: "stale", transitions: 0, on: tx)
                 try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
                 return ApplyResult(transitions: [], stale: true, deliveries: 0)
             }
@@ -68,9 +69,20 @@ public struct PostgresItemRepository: Sendable {
                 let planned = planning.plan(item, recorded)
                 deliveries = try await PostgresDeliveryRepository.insert(planned, maxAttempts: planning.maxAttempts, on: tx, logger: logger)
             }
+            let outcome = stored == nil ? "created" : (changed ? "changed" : "unchanged")
+            try await recordReconciliation(of: item.entrupyID, source: source, outcome: outcome, transitions: transitions.count, on: tx)
             try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
             return ApplyResult(transitions: transitions, stale: false, deliveries: deliveries)
         }
+    }
+
+    /// One row per fetch that reached the store, for the item's timeline.
+    private func recordReconciliation(of entrupyID: String, source: ReconcileSource, outcome: String, transitions: Int,
+                                      on tx: PostgresConnection) async throws {
+        try await tx.query("""
+            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions)
+            VALUES (\(entrupyID), \(source.label), \(source.webhookEventID), \(outcome), \(transitions))
+            """, logger: logger)
     }
 
     private func markProcessed(_ source: ReconcileSource, entrupyID: String, on tx: PostgresConnection) async throws {

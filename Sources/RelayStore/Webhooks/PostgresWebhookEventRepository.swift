@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import RelayCore
 
 /// `WebhookEventRepository` on PostgreSQL. A whole batch is one statement (and so one
 /// transaction and one commit): new events, their jobs, and duplicate counts together.
@@ -101,7 +102,21 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
     }
 
     public func list(limit: Int) async throws -> [WebhookEventRecord] {
-        let rows = try await client.query(WebhookEventRecord.select("ORDER BY id DESC LIMIT \(limit)"), logger: logger)
+        try await list(EventListQuery(limit: limit))
+    }
+
+    /// Newest first (by ID, which follows reception), filtered as `GET /v1/events` asks.
+    public func list(_ query: EventListQuery) async throws -> [WebhookEventRecord] {
+        let rows = try await client.query(WebhookEventRecord.select("""
+            WHERE (cardinality(\(query.states)::text[]) = 0 OR state = ANY(\(query.states)::text[]))
+              AND (cardinality(\(query.eventTypes)::text[]) = 0 OR event_type = ANY(\(query.eventTypes)::text[]))
+              AND (cardinality(\(query.entrupyIDs)::text[]) = 0 OR entrupy_id = ANY(\(query.entrupyIDs)::text[]))
+              AND (cardinality(\(query.customerItemIDs)::text[]) = 0 OR customer_item_id = ANY(\(query.customerItemIDs)::text[]))
+              AND (\(query.since)::timestamptz IS NULL OR received_at >= \(query.since))
+              AND (\(query.until)::timestamptz IS NULL OR received_at < \(query.until))
+              AND (\(query.before)::bigint IS NULL OR id < \(query.before))
+            ORDER BY id DESC LIMIT \(query.limit)
+            """), logger: logger)
         return try await WebhookEventRecord.records(from: rows)
     }
 }

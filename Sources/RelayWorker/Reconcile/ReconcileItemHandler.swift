@@ -3,7 +3,7 @@ import RelayStore
 
 /// `reconcile_item {entrupy_id | customer_item_id, source}`: the sweep's and support's re-fetch.
 public struct ReconcileItemHandler: JobHandler {
-    public static let kindName = "reconcile_item"
+    public static let kindName = NewJob.reconcileItemKind
     public let kind = ReconcileItemHandler.kindName
     let reconciler: Reconciler
 
@@ -12,8 +12,7 @@ public struct ReconcileItemHandler: JobHandler {
     }
 
     public static func job(entrupyID: String, source: ReconcileSource) -> NewJob {
-        NewJob(kind: kindName, args: .object(["entrupy_id": .string(entrupyID), "source": .string(source.label)]),
-               uniqueKey: "reconcile:" + entrupyID, maxAttempts: 10)
+        NewJob.reconcileItem(entrupyID: entrupyID, source: source)
     }
 
     public func run(_ job: ClaimedJob) async throws -> JobOutcome {

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import RelayApp
+import RelayCore
+import RelayStore
+
+struct TokensCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tokens", abstract: "API tokens for the query API, the console and the SDK endpoint.",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a token and print it (last line). It is stored hashed and cannot be shown again."
+        )
+
+        @Option(help: "admin (everything), support (read, retry deliveries, reconcile) or consumer (read items, authorize SDK users).")
+        var role: String
+
+        @Option(help: "A name to recognise and revoke it by, unique among active tokens.")
+        var name: String
+
+        @Flag(help: "Print {\"token\": ..., \"name\": ..., \"role\": ...} instead.")
+        var json = false
+
+        func validate() throws {
+            guard Role(rawValue: role) != nil else { throw ValidationError("--role must be \(Role.choices)") }
+        }
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let role = Role(rawValue: self.role) ?? .consumer, name = self.name
+            let created = try await CommandEnvironment.database(environment) { client in
+                try await PostgresTokenRepository(client: client, logger: logger).create(name: name, role: role)
+            }
+            if json {
+                print(JSONValue.object(["token": .string(created.token), "name": .string(created.record.name),
+                                        "role": .string(role.rawValue)]).jsonText)
+            } else {
+                print("created \(role.rawValue) token \"\(created.record.name)\"; store it now, it is not shown again:")
+                print(created.token)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens (names, roles, use; never the tokens).")
+
+        @Flag(help: "Include revoked tokens.") var all = false
+        @Flag(help: "Print a JSON array instead of a table.") var json = false
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let all = self.all
+            let tokens = try await CommandEnvironment.database(environment) { client in
+                try await PostgresTokenRepository(client: client, logger: logger).list(includeRevoked: all)
+            }
+            if json {
+                print(try OutputFormat.json(tokens))
+                return
+            }
+            let formatter = ISO8601DateFormatter()
+            let rows = tokens.map { token in
+                [token.name, token.role.rawValue, token.hint, formatter.string(from: token.createdAt),
+                 token.lastUsedAt.map(formatter.string(from:)) ?? "never", token.revokedAt.map(formatter.string(from:)) ?? "-"]
+            }
+            print(rows.isEmpty ? "no tokens" : OutputFormat.render(header: ["NAME", "ROLE", "TOKEN", "CREATED", "LAST USED", "REVOKED"], rows: rows))
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token at once; its console sessions end too.")
+
+        @Argument(help: "The token's name.") var name: String
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let name = self.name
+            try await CommandEnvironment.database(environment) { client in
+                try await PostgresTokenRepository(client: client, logger: logger).revoke(name: name)
+            }
+            print("token \"\(name)\" revoked")
+        }
+    }
+}

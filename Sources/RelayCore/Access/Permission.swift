@@ -1,0 +1,12 @@
+/// One thing a route needs; `Role.allows` decides.
+public enum Permission: String, Sendable, CaseIterable {
+    /// Items, their transitions and reconciliations.
+    case readItems = "read items"
+    /// Deliveries and their attempts (targets and errors), and the webhooks of an item.
+    case readDeliveries = "read deliveries"
+    case retryDeliveries = "retry deliveries"
+    case reconcileItems = "reconcile items"
+    /// Raw received webhooks, listed.
+    case readEvents = "read events"
+    case authorizeSDKUsers = "authorize SDK users"
+}

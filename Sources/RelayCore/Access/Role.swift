@@ -1,0 +1,19 @@
+/// What a token may do. `admin` everything; `support` reads everything but raw webhooks,
+/// retries deliveries and re-reconciles items; `consumer` (a downstream system or the
+/// organisation's app backend) reads items and authorises SDK users.
+public enum Role: String, Sendable, CaseIterable, Codable {
+    case admin
+    case support
+    case consumer
+
+    public func allows(_ permission: Permission) -> Bool {
+        switch self {
+        case .admin: true
+        case .support: permission != .readEvents && permission != .authorizeSDKUsers
+        case .consumer: permission == .readItems || permission == .authorizeSDKUsers
+        }
+    }
+
+    /// "admin, support or consumer", for error messages.
+    public static var choices: String { "admin, support or consumer" }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the next page starts: the last row's sort key. Opaque to callers (base64url of a
+/// small JSON object), exact (time in integer microseconds, as PostgreSQL keeps it), and a
+/// position rather than an offset, so rows arriving meanwhile neither repeat nor skip others.
+public struct PageCursor: Sendable, Equatable {
+    /// Microseconds since 1970 of the last row's sort time, when the order has one.
+    public var time: Int64?
+    /// The last row's unique key (an Entrupy ID, or a numeric ID as text).
+    public var key: String
+
+    public init(time: Int64? = nil, key: String) {
+        self.time = time
+        self.key = key
+    }
+
+    public init?(text: String) {
+        guard text.count <= 2048, let bytes = Base64Bytes.decode(text), let json = try? JSONValue.parse(bytes),
+              let key = json["k"]?.stringValue, !key.isEmpty else { return nil }
+        switch json["t"] {
+        case nil, .null?: time = nil
+        case .number(let value)?:
+            guard value.rounded() == value, abs(value) < 9.0e15 else { return nil }
+            time = Int64(value)
+        default: return nil
+        }
+        self.key = key
+    }
+
+    public var text: String {
+        var object: [String: JSONValue] = ["k": .string(key)]
+        if let time { object["t"] = .number(Double(time)) }
+        return Base64Bytes.encodeURLSafe(Array(JSONValue.object(object).jsonText.utf8))
+    }
+
+    /// The numeric key of an ID-ordered list, if it is one.
+    public var id: Int64? { time == nil ? Int64(key) : nil }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A query string's pairs, checked against the names a route knows (a misspelt filter is an
+/// error, not silently ignored), with typed readers that name the parameter when they fail.
+public struct QueryParameters: Sendable {
+    public static let maxValueLength = 256
+    public static let maxValuesPerName = 50
+
+    let pairs: [(name: String, value: String)]
+
+    public init(_ pairs: [(String, String)], allowed: Set<String>) throws(QueryParameterError) {
+        for (name, _) in pairs where !allowed.contains(name) {
+            let known = allowed.sorted().joined(separator: ", ")
+            throw QueryParameterError(String(name.prefix(64)), "unknown parameter; known: \(known)")
+        }
+        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// Every value given for `name` (the parameter may repeat): non-empty, bounded.
+    public func values(_ name: String) throws(QueryParameterError) -> [String] {
+        let values = pairs.filter { $0.name == name }.map(\.value)
+        if values.count > Self.maxValuesPerName {
+            throw QueryParameterError(name, "at most \(Self.maxValuesPerName) values")
+        }
+        for value in values {
+            if value.isEmpty { throw QueryParameterError(name, "must not be empty") }
+            if value.count > Self.maxValueLength { throw QueryParameterError(name, "at most \(Self.maxValueLength) characters") }
+            if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw QueryParameterError(name, "must not contain control characters")
+            }
+        }
+        return values
+    }
+
+    /// The value of a parameter that may appear at most once.
+    public func single(_ name: String) throws(QueryParameterError) -> String? {
+        let values = try values(name)
+        if values.count > 1 { throw QueryParameterError(name, "may be given only once") }
+        return values.first
+    }
+
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(QueryParameterError) -> Int? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw QueryParameterError(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// An ISO 8601 date (`2026-11-01`) or date-time (`2026-11-01T08:30:00Z`).
+    public func date(_ name: String) throws(QueryParameterError) -> Date? {
+        guard let text = try single(name) else { return nil }
+        guard let date = ISODate.parse(text) else {
+            throw QueryParameterError(name, "must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+        }
+        return date
+    }
+
+    public func choice(_ name: String, in choices: [String]) throws(QueryParameterError) -> String? {
+        guard let value = try single(name) else { return nil }
+        guard choices.contains(value) else {
+            throw QueryParameterError(name, "must be one of \(choices.joined(separator: ", "))")
+        }
+        return value
+    }
+
+    public func cursor(_ name: String = "cursor") throws(QueryParameterError) -> PageCursor? {
+        guard let text = try single(name) else { return nil }
+        guard let cursor = PageCursor(text: text) else {
+            throw QueryParameterError(name, "is not a cursor this server gave out; start again without it")
+        }
+        return cursor
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import Metrics
+import RelayCore
+import RelayStore
+
+/// Checks `Authorization: Bearer <token>` on every `/v1` route: 401 without a valid token,
+/// 403 when the role lacks the permission, and 429 for a client address (resolved behind
+/// trusted proxies) that sent too many bad tokens.
+public struct BearerAuthenticator: Sendable {
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    let tokens: PostgresTokenRepository
+    let addressResolver: ClientAddressResolver
+    let limiter: FailedAttemptLimiter
+
+    public init(tokens: PostgresTokenRepository, addressResolver: ClientAddressResolver, limiter: FailedAttemptLimiter) {
+        self.tokens = tokens
+        self.addressResolver = addressResolver
+        self.limiter = limiter
+    }
+
+    /// The caller, once the token is valid and its role allows `permission`.
+    public func caller(_ request: Request, context: RelayRequestContext, needs permission: Permission) async throws -> Caller {
+        let client = clientAddress(request, context: context)
+        if let wait = limiter.retryAfter(client) { throw Self.tooMany(wait) }
+        guard let header = request.headers[.authorization] else {
+            throw Self.unauthorized("send Authorization: Bearer <token>")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw Self.unauthorized("the Authorization header must be Bearer <token>")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let caller = try await tokens.authenticate(token) else {
+            Counter(label: "relay_api_auth_failures_total").increment()
+            context.logger.warning("api: invalid token", metadata: ["client": "\(client)"])
+            if let wait = limiter.recordFailure(client) { throw Self.tooMany(wait) }
+            throw Self.unauthorized("invalid or revoked token")
+        }
+        try Self.authorize(caller, for: permission)
+        return caller
+    }
+
+    public func clientAddress(_ request: Request, context: RelayRequestContext) -> String {
+        addressResolver.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[values: Self.forwardedFor]) ?? "unknown"
+    }
+
+    /// Whether a trusted proxy says the request came over HTTPS.
+    public func isHTTPS(_ request: Request, context: RelayRequestContext) -> Bool {
+        guard let peer = context.peerAddress.flatMap(IPAddress.init), addressResolver.isTrusted(peer) else { return false }
+        return request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+    }
+
+    static func authorize(_ caller: Caller, for permission: Permission) throws {
+        guard caller.role.allows(permission) else {
+            throw APIError(.forbidden, "a \(caller.role.rawValue) token may not \(permission.rawValue)")
+        }
+    }
+
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(.unauthorized, message, headers: [.wwwAuthenticate: #"Bearer realm="entrupy-relay""#])
+    }
+
+    static func tooMany(_ wait: Duration) -> APIError {
+        let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+        return APIError(.tooManyRequests, "too many failed sign-ins from this address; retry later",
+                        headers: [.retryAfter: String(seconds)])
+    }
+}

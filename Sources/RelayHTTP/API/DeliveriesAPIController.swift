@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import RelayCore
+import RelayStore
+
+/// `/v1/deliveries`: the outbox, newest first, and a retry that keeps the idempotency key.
+public struct DeliveriesAPIController: Sendable {
+    let auth: BearerAuthenticator
+    let deliveries: PostgresDeliveryRepository
+    let maxAttempts: Int
+
+    public init(auth: BearerAuthenticator, deliveries: PostgresDeliveryRepository, maxAttempts: Int) {
+        self.auth = auth
+        self.deliveries = deliveries
+        self.maxAttempts = maxAttempts
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.get("/v1/deliveries", use: list)
+        router.post("/v1/deliveries/{id}/retry", use: retry)
+    }
+
+    @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        _ = try await auth.caller(request, context: context, needs: .readDeliveries)
+        let query = try request.query(DeliveryListQuery.parse)
+        let page = try await deliveries.list(state: query.state.flatMap(DeliveryState.init(rawValue:)), entrupyID: query.item,
+                                             cursor: query.cursor, limit: query.limit + 1)
+        let shown = Array(page.prefix(query.limit))
+        let next = page.count > query.limit ? shown.last.map { PageCursor(key: String($0.id)).text } : nil
+        return JSONResponse.make(.object([
+            "deliveries": .array(shown.map(\.summaryJSON)),
+            "next_cursor": next.map(JSONValue.string) ?? .null,
+        ]))
+    }
+
+    @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let caller = try await auth.caller(request, context: context, needs: .retryDeliveries)
+        let text = try context.parameters.require("id")
+        guard let id = Int64(text), id > 0 else { throw APIError(.badRequest, "parameter \"id\": must be a delivery ID (a positive whole number)") }
+        let outcome = try await deliveries.retry(id: id, maxAttempts: maxAttempts)
+        switch outcome {
+        case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
+        case .alreadyDelivered: throw APIError(.conflict, "delivery \(id) was already delivered")
+        case .inFlight: throw APIError(.conflict, "delivery \(id) is being attempted right now")
+        case .queued:
+            context.logger.info("api: delivery retry", metadata: ["delivery_id": "\(id)", "by": "\(caller.name)"])
+            guard let record = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }
+            return JSONResponse.make(.object([
+                "delivery": record.summaryJSON, "message": .string("delivery \(id) will be attempted again now"),
+            ]), status: .accepted)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import RelayCore
+import RelayStore
+
+/// `GET /v1/events`: the raw webhooks as received (metadata, no bodies), for admins.
+public struct EventsAPIController: Sendable {
+    let auth: BearerAuthenticator
+    let events: PostgresWebhookEventRepository
+
+    public init(auth: BearerAuthenticator, events: PostgresWebhookEventRepository) {
+        self.auth = auth
+        self.events = events
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.get("/v1/events", use: list)
+    }
+
+    struct Page: Encodable {
+        let events: [WebhookEventRecord]
+        let nextCursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case events
+            case nextCursor = "next_cursor"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(events, forKey: .events)
+            try c.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        _ = try await auth.caller(request, context: context, needs: .readEvents)
+        var query = try request.query(EventListQuery.parse)
+        let limit = query.limit
+        query.limit += 1
+        let found = try await events.list(query)
+        let shown = Array(found.prefix(limit))
+        let next = found.count > limit ? shown.last.map { PageCursor(key: String($0.id)).text } : nil
+        return try JSONResponse.make(Page(events: shown, nextCursor: next))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import RelayCore
+import RelayStore
+
+/// `/v1/items`: search, one item with its whole history, and a re-fetch on demand.
+public struct ItemsAPIController: Sendable {
+    let auth: BearerAuthenticator
+    let items: PostgresItemRepository
+    let queue: PostgresJobQueue
+
+    public init(auth: BearerAuthenticator, items: PostgresItemRepository, queue: PostgresJobQueue) {
+        self.auth = auth
+        self.items = items
+        self.queue = queue
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.get("/v1/items", use: search)
+        router.get("/v1/items/{entrupy_id}", use: show)
+        router.post("/v1/items/{entrupy_id}/reconcile", use: reconcile)
+    }
+
+    @Sendable func search(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        _ = try await auth.caller(request, context: context, needs: .readItems)
+        let query = try request.query { pairs throws(QueryParameterError) in try ItemSearchQuery.parse(pairs) }
+        return try JSONResponse.make(try await items.search(query))
+    }
+
+    @Sendable func show(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let caller = try await auth.caller(request, context: context, needs: .readItems)
+        let id = try context.parameters.require("entrupy_id")
+        guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
+        return try JSONResponse.make(caller.role.allows(.readDeliveries) ? detail : detail.forItemReaders())
+    }
+
+    @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let caller = try await auth.caller(request, context: context, needs: .reconcileItems)
+        let id = try context.parameters.require("entrupy_id")
+        guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
+        let queued = try await queue.enqueue([.reconcileItem(entrupyID: detail.entrupyID, source: .manual)])
+        context.logger.info("api: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(caller.name)"])
+        return JSONResponse.make(.object([
+            "entrupy_id": .string(detail.entrupyID),
+            "job_id": queued.first.map { .number(Double($0)) } ?? .null,
+            "message": .string(queued.isEmpty ? "a fetch of this item is already queued" : "the item will be fetched again now"),
+        ]), status: .accepted)
+    }
+
+    static func notFound(_ id: String) -> APIError {
+        APIError(.notFound, "no item with Entrupy ID or customer item ID \"\(id.prefix(256))\"")
+    }
+}

@@ -1,0 +1,116 @@
+import EntrupyAPI
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import RelayCore
+import RelayStore
+
+/// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,
+/// have Entrupy sign the SDK's authorization request, remember the user's Entrupy username
+/// (support staff search by it), and answer the signed request.
+public struct SDKAuthorizeController: Sendable {
+    static let fields: Set<String> = ["sdk_authorization_request", "unique_user_id", "email", "first_name", "last_name"]
+    static let maxBodyBytes = 64 * 1024
+
+    let auth: BearerAuthenticator
+    /// Nil when `ENTRUPY_API_TOKEN` is not set: the route answers 503 saying so.
+    let api: EntrupyAPIClient?
+    let users: PostgresSDKUserRepository
+
+    public init(auth: BearerAuthenticator, api: EntrupyAPIClient?, users: PostgresSDKUserRepository) {
+        self.auth = auth
+        self.api = api
+        self.users = users
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.post("/v1/sdk/authorize", use: authorize)
+    }
+
+    @Sendable func authorize(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let caller = try await auth.caller(request, context: context, needs: .authorizeSDKUsers)
+        let input = try await Self.parse(request)
+        if let problem = input.validationError() {
+            throw APIError(.badRequest, "field \"\(problem.field)\": \(problem.message)")
+        }
+        guard let api else {
+            throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_API_TOKEN)")
+        }
+        if let wait = api.rateLimitedFor { throw Self.rateLimited(wait) }
+        let result: AuthorizeUserResult
+        do {
+            result = try await api.authorizeUser(input)
+        } catch let error as EntrupyAPIError {
+            context.logger.warning("sdk authorize: Entrupy refused or failed", metadata: ["error": "\(error)"])
+            throw Self.answer(for: error)
+        }
+        do {
+            try await users.record(SDKUserRecord(uniqueUserID: input.uniqueUserID, username: result.username, email: input.email,
+                                                 firstName: input.firstName, lastName: input.lastName, conflict: result.conflict))
+        } catch {
+            // Entrupy signed, but without the username stored support could not find the user's items: ask for a retry.
+            context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            throw APIError(.serviceUnavailable, "the user could not be recorded; retry later", headers: [.retryAfter: "5"])
+        }
+        context.logger.info("sdk user authorized", metadata: [
+            "unique_user_id": "\(input.uniqueUserID)", "username": "\(result.username)", "conflict": "\(result.conflict)",
+            "by": "\(caller.name)",
+        ])
+        var body: [String: JSONValue] = [
+            "signed_authorization_request": .string(result.signedAuthorizationRequest),
+            "username": .string(result.username),
+            "conflict": .bool(result.conflict),
+        ]
+        if result.conflict {
+            body["warning"] = .string("Entrupy already knows this unique_user_id with another email or name and kept the first ones; the signed request is valid")
+        }
+        return JSONResponse.make(.object(body))
+    }
+
+    static func parse(_ request: Request) async throws -> AuthorizeUserRequest {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
+        }
+        guard let json = try? JSONValue.parse(Array(buffer.readableBytesView)), let object = json.objectValue else {
+            throw APIError(.badRequest, "the body must be a JSON object")
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw APIError(.badRequest, "field \"\(unknown.prefix(64))\": unknown field")
+        }
+        func text(_ name: String, required: Bool) throws -> String? {
+            switch object[name] {
+            case nil, .null?:
+                if required { throw APIError(.badRequest, "field \"\(name)\": is required") }
+                return nil
+            case .string(let value)?: return value
+            default: throw APIError(.badRequest, "field \"\(name)\": must be a string")
+            }
+        }
+        return AuthorizeUserRequest(
+            sdkAuthorizationRequest: try text("sdk_authorization_request", required: true) ?? "",
+            uniqueUserID: try text("unique_user_id", required: true) ?? "",
+            email: try text("email", required: true) ?? "",
+            firstName: try text("first_name", required: false), lastName: try text("last_name", required: false))
+    }
+
+    static func answer(for error: EntrupyAPIError) -> APIError {
+        switch error {
+        case .rateLimited(let after): rateLimited(after ?? .seconds(1))
+        case .rejected(400, let message):
+            APIError(.badRequest, "Entrupy refused the request: \(message.prefix(300))")
+        case .unauthorized: APIError(.badGateway, "Entrupy refused this relay's API token")
+        case .transport: APIError(.badGateway, "Entrupy did not answer; retry later")
+        default: APIError(.badGateway, "Entrupy could not authorize the user (\(error))")
+        }
+    }
+
+    static func rateLimited(_ wait: Duration) -> APIError {
+        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        return APIError(.tooManyRequests, "Entrupy is rate limiting this relay; retry after \(seconds) s",
+                        headers: [.retryAfter: String(seconds)])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import RelayCore
+import RelayStore
+
+extension ConsoleController {
+    /// Fixed notices for the redirect after an action (never text taken from the URL).
+    static let notices = [
+        "retried": "The delivery will be attempted again now, with the same idempotency key.",
+        "reconciling": "The item will be fetched from Entrupy again in a moment; reload to see the result.",
+        "already-delivered": "That delivery was already delivered.",
+        "in-flight": "That delivery is being attempted right now.",
+    ]
+
+    @Sendable func searchPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/login") }
+        // An empty form field means "any": drop it rather than refuse it.
+        let pairs = try request.queryPairs().filter { !$0.1.isEmpty }
+        let query: ItemSearchQuery
+        do {
+            query = try ItemSearchQuery.parse(pairs)
+        } catch {
+            var view = ConsoleViews.items(ItemSearchPage(items: [], totalCount: 0, nextCursor: nil), query: ItemSearchQuery(),
+                                          lastDays: nil, session: session)
+            view["problem"] = error.description
+            return render("items", view, status: .badRequest)
+        }
+        let page = try await items.search(query)
+        return render("items", ConsoleViews.items(page, query: query, lastDays: pairs.first { $0.0 == "last_days" }?.1, session: session))
+    }
+
+    @Sendable func itemPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/login") }
+        let id = try context.parameters.require("entrupy_id")
+        guard let detail = try await items.detail(id) else {
+            var view = ConsoleViews.base(title: "No such item", session: session, csrf: session.csrfToken)
+            view["problem"] = "No item with Entrupy ID or customer item ID “\(id.prefix(256))”."
+            return render("message", view, status: .notFound)
+        }
+        let done = try request.queryPairs().first { $0.0 == "done" }?.1
+        return render("item", ConsoleViews.item(detail, session: session, notice: done.flatMap { Self.notices[$0] }))
+    }
+
+    @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let form = try await Self.form(request)
+        guard let session = try await formSession(request, form: form, needs: .retryDeliveries) else {
+            return Self.redirect("/console/login")
+        }
+        guard let id = Int64(try context.parameters.require("id")), id > 0 else { throw APIError(.badRequest, "no such delivery") }
+        guard let delivery = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }
+        let outcome = try await deliveries.retry(id: id, maxAttempts: maxAttempts)
+        context.logger.info("console: delivery retry", metadata: ["delivery_id": "\(id)", "by": "\(session.caller.name)", "outcome": "\(outcome)"])
+        let done = switch outcome {
+        case .queued: "retried"
+        case .alreadyDelivered: "already-delivered"
+        case .inFlight: "in-flight"
+        case .notFound: "retried"
+        }
+        return Self.redirect("/console/items/\(FormURLEncoding.escape(delivery.entrupyID))?done=\(done)#delivery-\(id)")
+    }
+
+    @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let form = try await Self.form(request)
+        guard let session = try await formSession(request, form: form, needs: .reconcileItems) else {
+            return Self.redirect("/console/login")
+        }
+        let id = try context.parameters.require("entrupy_id")
+        guard let detail = try await items.detail(id) else { throw APIError(.notFound, "no such item") }
+        try await queue.enqueue([.reconcileItem(entrupyID: detail.entrupyID, source: .manual)])
+        context.logger.info("console: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(session.caller.name)"])
+        return Self.redirect("/console/items/\(FormURLEncoding.escape(detail.entrupyID))?done=reconciling")
+    }
+}

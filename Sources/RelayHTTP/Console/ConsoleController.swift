@@ -1,0 +1,176 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import Mustache
+import NIOCore
+import RelayCore
+import RelayStore
+
+/// `/console`: server-rendered pages for support staff. Sign in with an API token; the
+/// session lives in an HTTP-only, SameSite=Strict cookie; every form carries a CSRF token
+/// (the session's, or before sign-in a double-submit cookie's). No JavaScript.
+public struct ConsoleController: Sendable {
+    static let sessionCookie = "relay_session"
+    static let loginCookie = "relay_login_csrf"
+    static let maxFormBytes = 16 * 1024
+
+    let auth: BearerAuthenticator
+    let tokens: PostgresTokenRepository
+    let sessions: PostgresSessionRepository
+    let items: PostgresItemRepository
+    let deliveries: PostgresDeliveryRepository
+    let queue: PostgresJobQueue
+    let maxAttempts: Int
+    let sessionLifetime: Duration
+    let secureCookies: Bool
+    let library: MustacheLibrary
+
+    public init(auth: BearerAuthenticator, tokens: PostgresTokenRepository, sessions: PostgresSessionRepository,
+                items: PostgresItemRepository, deliveries: PostgresDeliveryRepository, queue: PostgresJobQueue,
+                maxAttempts: Int, sessionLifetime: Duration, secureCookies: Bool) {
+        self.auth = auth
+        self.tokens = tokens
+        self.sessions = sessions
+        self.items = items
+        self.deliveries = deliveries
+        self.queue = queue
+        self.maxAttempts = maxAttempts
+        self.sessionLifetime = sessionLifetime
+        self.secureCookies = secureCookies
+        library = ConsoleTemplates.library
+    }
+
+    public func addRoutes(to router: Router<RelayRequestContext>) {
+        router.get("/console") { _, _ in Self.redirect("/console/items") }
+        router.get("/console/style.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(string: ConsoleTemplates.css)))
+        }
+        router.get("/console/login", use: loginPage)
+        router.post("/console/login", use: login)
+        router.post("/console/logout", use: logout)
+        router.get("/console/items", use: searchPage)
+        router.get("/console/items/{entrupy_id}", use: itemPage)
+        router.post("/console/items/{entrupy_id}/reconcile", use: reconcile)
+        router.post("/console/deliveries/{id}/retry", use: retry)
+    }
+
+    // MARK: Signing in and out
+
+    @Sendable func loginPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        if try await session(request) != nil { return Self.redirect("/console/items") }
+        return loginForm(request, context: context, problem: nil, status: .ok)
+    }
+
+    @Sendable func login(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let client = auth.clientAddress(request, context: context)
+        if let wait = auth.limiter.retryAfter(client) { throw BearerAuthenticator.tooMany(wait) }
+        let form = try await Self.form(request)
+        guard let expected = request.cookies[Self.loginCookie]?.value, let sent = form["csrf"],
+              Self.constantTimeEqual(expected, sent) else {
+            return loginForm(request, context: context, problem: "The sign-in form expired; please try again.", status: .forbidden)
+        }
+        guard let token = form["token"], let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) else {
+            context.logger.warning("console: sign-in refused", metadata: ["client": "\(client)"])
+            if let wait = auth.limiter.recordFailure(client) { throw BearerAuthenticator.tooMany(wait) }
+            return loginForm(request, context: context, problem: "That token is not valid (or was revoked).", status: .unauthorized)
+        }
+        let created = try await sessions.create(for: caller, lifetime: sessionLifetime)
+        context.logger.info("console: signed in", metadata: ["token": "\(caller.name)", "role": "\(caller.role.rawValue)"])
+        var response = Self.redirect("/console/items")
+        response.setCookie(cookie(Self.sessionCookie, created.id, request: request, context: context,
+                                  maxAge: Int(sessionLifetime.components.seconds)))
+        response.setCookie(cookie(Self.loginCookie, "", request: request, context: context, maxAge: 0))
+        return response
+    }
+
+    @Sendable func logout(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let form = try await Self.form(request)
+        if let id = request.cookies[Self.sessionCookie]?.value, let session = try await sessions.find(id) {
+            guard let sent = form["csrf"], Self.constantTimeEqual(session.csrfToken, sent) else {
+                throw APIError(.forbidden, "missing or wrong CSRF token")
+            }
+            try await sessions.delete(id)
+        }
+        var response = Self.redirect("/console/login")
+        response.setCookie(cookie(Self.sessionCookie, "", request: request, context: context, maxAge: 0))
+        return response
+    }
+
+    func loginForm(_ request: Request, context: RelayRequestContext, problem: String?, status: HTTPResponse.Status) -> Response {
+        var generator = SystemRandomNumberGenerator()
+        let csrf = APIToken.randomText(bytes: 24, using: &generator)
+        var view = ConsoleViews.base(title: "Sign in", session: nil, csrf: csrf)
+        if let problem { view["problem"] = problem }
+        var response = render("login", view, status: status)
+        response.setCookie(cookie(Self.loginCookie, csrf, request: request, context: context, maxAge: 3600))
+        return response
+    }
+
+    // MARK: Helpers shared with the pages
+
+    func session(_ request: Request) async throws -> ConsoleSession? {
+        guard let id = request.cookies[Self.sessionCookie]?.value, !id.isEmpty else { return nil }
+        return try await sessions.find(id)
+    }
+
+    /// The signed-in session allowed `permission`, after checking a form's CSRF token.
+    func formSession(_ request: Request, form: [String: String], needs permission: Permission) async throws -> ConsoleSession? {
+        guard let session = try await session(request) else { return nil }
+        guard let sent = form["csrf"], Self.constantTimeEqual(session.csrfToken, sent) else {
+            throw APIError(.forbidden, "missing or wrong CSRF token; reload the page and try again")
+        }
+        try BearerAuthenticator.authorize(session.caller, for: permission)
+        return session
+    }
+
+    func cookie(_ name: String, _ value: String, request: Request, context: RelayRequestContext, maxAge: Int) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/console",
+               secure: secureCookies || auth.isHTTPS(request, context: context), httpOnly: true, sameSite: .strict)
+    }
+
+    func render(_ template: String, _ view: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        let html = library.render(view, withTemplate: template) ?? "<!doctype html><p>page not found</p>"
+        return Response(status: status, headers: Self.pageHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static let pageHeaders: HTTPFields = [
+        .contentType: "text/html; charset=utf-8",
+        .cacheControl: "no-store",
+        .contentSecurityPolicy: "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+    ]
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    static func form(_ request: Request) async throws -> [String: String] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxFormBytes)
+        } catch {
+            throw APIError(.contentTooLarge, "form is larger than \(maxFormBytes) bytes")
+        }
+        do {
+            var form: [String: String] = [:]
+            for (name, value) in try FormURLEncoding.decode(String(decoding: buffer.readableBytesView, as: UTF8.self)) {
+                form[name] = value
+            }
+            return form
+        } catch {
+            throw APIError(.badRequest, error.description)
+        }
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count, !x.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

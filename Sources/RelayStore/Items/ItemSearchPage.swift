@@ -1,0 +1,34 @@
+import RelayCore
+
+/// One page of search results, encoded as the API and `items search --json` answer:
+/// `items`, `item_count`, `total_count`, `next_cursor` (null on the last page); only
+/// `total_count` for `result_mode=count_only`.
+public struct ItemSearchPage: Sendable, Equatable, Encodable {
+    public var items: [ItemSummary]
+    public var totalCount: Int
+    public var nextCursor: PageCursor?
+    public var countOnly: Bool
+
+    public init(items: [ItemSummary], totalCount: Int, nextCursor: PageCursor?, countOnly: Bool = false) {
+        self.items = items
+        self.totalCount = totalCount
+        self.nextCursor = nextCursor
+        self.countOnly = countOnly
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case items
+        case itemCount = "item_count"
+        case totalCount = "total_count"
+        case nextCursor = "next_cursor"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(totalCount, forKey: .totalCount)
+        if countOnly { return }
+        try c.encode(items, forKey: .items)
+        try c.encode(items.count, forKey: .itemCount)
+        try c.encode(nextCursor?.text, forKey: .nextCursor)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import PostgresNIO
+import RelayCore
+
+extension PostgresItemRepository {
+    /// A page of items matching `query`, newest first, and how many match in all. The page
+    /// is a keyset read on (listed_at, entrupy_id), so a cursor stays exact while items arrive.
+    /// An empty filter is folded away by the planner (each statement is planned with its
+    /// values), leaving plain index conditions.
+    public func search(_ query: ItemSearchQuery) async throws -> ItemSearchPage {
+        if query.countOnly {
+            return ItemSearchPage(items: [], totalCount: try await count(query), nextCursor: nil, countOnly: true)
+        }
+        async let total = count(query)
+        var binds = Self.filterBinds(query)
+        binds.append(query.cursor?.time)
+        binds.append(query.cursor?.key ?? "")
+        binds.append(query.limit + 1)
+        let sql = """
+            SELECT \(ItemSummary.selectList), (extract(epoch FROM listed_at) * 1000000)::bigint FROM items
+            WHERE \(Self.filterSQL)
+              AND ($10::bigint IS NULL OR (listed_at, entrupy_id) < ('epoch'::timestamptz + $10::bigint * interval '1 microsecond', $11::text))
+            ORDER BY listed_at DESC, entrupy_id DESC
+            LIMIT $12
+            """
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        var items: [ItemSummary] = []
+        var positions: [Int64] = []
+        for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, Date?, Date, Date, Int64).self) {
+            items.append(ItemSummary(row: (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10)))
+            positions.append(r.11)
+        }
+        var next: PageCursor?
+        if items.count > query.limit {
+            items.removeLast()
+            next = PageCursor(time: positions[items.count - 1], key: items[items.count - 1].entrupyID)
+        }
+        return ItemSearchPage(items: items, totalCount: try await total, nextCursor: next)
+    }
+
+    public func count(_ query: ItemSearchQuery) async throws -> Int {
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT count(*) FROM items WHERE " + Self.filterSQL, binds: Self.filterBinds(query)),
+            logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order.
+    static let filterSQL = """
+        (cardinality($1::text[]) = 0 OR result = ANY($1::text[]))
+          AND (cardinality($2::text[]) = 0 OR flag = ANY($2::text[]))
+          AND (cardinality($3::text[]) = 0 OR brand = ANY($3::text[]))
+          AND (cardinality($4::text[]) = 0 OR category = ANY($4::text[]))
+          AND (cardinality($5::text[]) = 0 OR username = ANY($5::text[]))
+          AND (cardinality($6::text[]) = 0 OR customer_item_id = ANY($6::text[]))
+          AND (cardinality($7::text[]) = 0
+               OR username IN (SELECT username FROM sdk_users WHERE unique_user_id = ANY($7::text[])))
+          AND ($8::timestamptz IS NULL OR listed_at >= $8::timestamptz)
+          AND ($9::timestamptz IS NULL OR listed_at < $9::timestamptz)
+        """
+
+    static func filterBinds(_ query: ItemSearchQuery) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for values in [query.results, query.flags, query.brands, query.categories, query.usernames, query.customerItemIDs,
+                       query.uniqueUserIDs] {
+            binds.append(values)
+        }
+        binds.append(query.since)
+        binds.append(query.until)
+        return binds
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One line of an item's merged timeline, for people: what happened, when, in a sentence.
+public struct TimelineEvent: Sendable, Encodable, Equatable {
+    /// `webhook.received`, `reconciled`, a transition kind (`result.final`, ...), or
+    /// `delivery.delivered` / `delivery.failed` / `delivery.dead` for an attempt.
+    public var kind: String
+    public var at: Date
+    public var summary: String
+    public var webhookEventID: Int64?
+    public var deliveryID: Int64?
+    /// Orders same-instant entries by cause: webhook, fetch, transition, delivery.
+    let rank: Int
+
+    enum CodingKeys: String, CodingKey {
+        case kind, at, summary
+        case webhookEventID = "webhook_event_id"
+        case deliveryID = "delivery_id"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(at, forKey: .at)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(webhookEventID, forKey: .webhookEventID)
+        try c.encode(deliveryID, forKey: .deliveryID)
+    }
+
+    /// Pure: the detail's sections as one list in time order.
+    static func merge(_ detail: ItemDetail) -> [TimelineEvent] {
+        var events: [TimelineEvent] = []
+        for webhook in detail.webhooks ?? [] {
+            var summary = "\(webhook.eventType ?? "webhook") received (\(webhook.state))"
+            if webhook.duplicates > 0 { summary += ", \(webhook.duplicates) duplicate(s)" }
+            events.append(.init(kind: "webhook.received", at: webhook.receivedAt, summary: summary,
+                                webhookEventID: webhook.id, deliveryID: nil, rank: 1))
+        }
+        for fetch in detail.reconciliations {
+            events.append(.init(kind: "reconciled", at: fetch.at,
+                                summary: "fetched (\(fetch.source)): \(fetch.outcome), \(fetch.transitions) transition(s)",
+                                webhookEventID: fetch.webhookEventID, deliveryID: nil, rank: 2))
+        }
+        for transition in detail.transitions {
+            events.append(.init(kind: transition.kind, at: transition.at,
+                                summary: "\(transition.from ?? "–") → \(transition.to ?? "–")",
+                                webhookEventID: transition.webhookEventID, deliveryID: nil, rank: 3))
+        }
+        for history in detail.deliveries ?? [] {
+            let delivery = history.delivery
+            for attempt in history.attempts {
+                var summary = "\(delivery.rule): \(delivery.channel.rawValue) to \(delivery.target), attempt \(attempt.attempt) \(attempt.outcome.rawValue)"
+                if let status = attempt.statusCode { summary += " (HTTP \(status))" }
+                if let error = attempt.error { summary += ": \(error)" }
+                events.append(.init(kind: "delivery.\(attempt.outcome.rawValue)", at: attempt.startedAt, summary: summary,
+                                    webhookEventID: nil, deliveryID: delivery.id, rank: 4))
+            }
+        }
+        return events.enumerated().sorted { a, b in
+            if a.element.at != b.element.at { return a.element.at < b.element.at }
+            if a.element.rank != b.element.rank { return a.element.rank < b.element.rank }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
