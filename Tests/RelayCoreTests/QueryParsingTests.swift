@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import RelayCore
+
+@Suite("Query parsing")
+struct QueryParsingTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func filtersRepeatAndCombine() throws {
+        let query = try ItemSearchQuery.parse([("brand", "nike"), ("brand", "adidas"), ("result", "authentic"), ("flag", "flagged"),
+                                               ("customer_item_id", "sku 1"), ("limit", "50"), ("result_mode", "count_only")], now: now)
+        #expect(query.brands == ["nike", "adidas"] && query.results == ["authentic"] && query.flags == ["flagged"])
+        #expect(query.customerItemIDs == ["sku 1"] && query.limit == 50 && query.countOnly)
+        #expect(try ItemSearchQuery.parse([], now: now) == ItemSearchQuery())
+    }
+
+    @Test func datesAndLastDays() throws {
+        let days = try ItemSearchQuery.parse([("last_days", "7")], now: now)
+        #expect(days.since == now.addingTimeInterval(-7 * 86_400) && days.until == nil)
+        let range = try ItemSearchQuery.parse([("since", "2026-11-01"), ("until", "2026-11-02T12:00:00Z")], now: now)
+        #expect(range.since == ISODate.parse("2026-11-01") && range.until == ISODate.parse("2026-11-02T12:00:00Z"))
+    }
+
+    @Test func problemsNameTheParameter() {
+        let cases: [([(String, String)], String, String)] = [
+            ([("limit", "0")], "limit", "must be a whole number from 1 to 100"),
+            ([("limit", "ten")], "limit", "must be a whole number from 1 to 100"),
+            ([("flag", "maybe")], "flag", "must be one of none, flagged, resolved, not \"maybe\""),
+            ([("colour", "red")], "colour", "unknown parameter"),
+            ([("since", "last week")], "since", "must be an ISO 8601 date"),
+            ([("last_days", "3"), ("until", "2026-11-01")], "last_days", "cannot be combined with since or until"),
+            ([("since", "2026-11-02"), ("until", "2026-11-02")], "until", "must be later than since"),
+            ([("cursor", "!!")], "cursor", "is not a cursor this server gave out"),
+            ([("cursor", PageCursor(key: "12").text)], "cursor", "is not a cursor of this list"),
+            ([("brand", "")], "brand", "must not be empty"),
+            ([("brand", String(repeating: "x", count: 257))], "brand", "at most 256 characters"),
+            ([("brand", "a\u{0}b")], "brand", "must not contain control characters"),
+            (Array(repeating: ("brand", "x"), count: 51), "brand", "at most 50 values"),
+            ([("limit", "1"), ("limit", "2")], "limit", "may be given only once"),
+        ]
+        for (pairs, parameter, message) in cases {
+            do {
+                _ = try ItemSearchQuery.parse(pairs, now: now)
+                Issue.record("accepted \(pairs)")
+            } catch {
+                #expect(error.parameter == parameter && error.message.hasPrefix(message), "\(pairs): \(error)")
+            }
+        }
+    }
+
+    @Test func cursorsRoundTripAndRejectForgeries() throws {
+        let cursor = PageCursor(time: 1_763_000_000_123_456, key: "ent-ÄÖ/+=")
+        #expect(PageCursor(text: cursor.text) == cursor)
+        #expect(!cursor.text.contains("+") && !cursor.text.contains("/") && !cursor.text.contains("="))
+        #expect(PageCursor(text: PageCursor(key: "42").text)?.id == 42)
+        for forged in ["", "abc", Base64Bytes.encodeURLSafe(Array(#"{"t": 1.5, "k": "x"}"#.utf8)),
+                       Base64Bytes.encodeURLSafe(Array(#"{"t": 1}"#.utf8)), Base64Bytes.encodeURLSafe(Array(#"[1]"#.utf8))] {
+            #expect(PageCursor(text: forged) == nil, "\(forged)")
+        }
+    }
+
+    @Test func filterPairsReproduceTheQuery() throws {
+        let query = try ItemSearchQuery.parse([("brand", "nike"), ("flag", "none"), ("since", "2026-11-01T00:00:00Z")], now: now)
+        #expect(try ItemSearchQuery.parse(query.filterPairs, now: now) == query)
+    }
+
+    @Test func formEncodingDecodesPlusPercentAndUTF8() throws {
+        let pairs = try FormURLEncoding.decode("a=1&brand=louis+vuitton&id=sku%2F%C3%A9&flag&&empty=")
+        #expect(pairs.map(\.0) == ["a", "brand", "id", "flag", "empty"])
+        #expect(pairs.map(\.1) == ["1", "louis vuitton", "sku/é", "", ""])
+        #expect(throws: QueryParameterError("brand", "malformed percent-encoding")) { try FormURLEncoding.decode("brand=%ZZ") }
+        #expect(throws: QueryParameterError("brand", "is not valid UTF-8")) { try FormURLEncoding.decode("brand=%FF") }
+        let text = "sku/é & more+"
+        #expect(try FormURLEncoding.decode(FormURLEncoding.encode([("k y", text)])).first.map { [$0.0, $0.1] } == ["k y", text])
+    }
+
+    @Test func eventAndDeliveryListsCheckTheirOwnParameters() throws {
+        let events = try EventListQuery.parse([("state", "failed"), ("entrupy_id", "e1"), ("cursor", PageCursor(key: "90").text)])
+        #expect(events.states == ["failed"] && events.entrupyIDs == ["e1"] && events.before == 90)
+        #expect(throws: QueryParameterError.self) { try EventListQuery.parse([("state", "lost")]) }
+        let deliveries = try DeliveryListQuery.parse([("state", "dead"), ("item", "e1"), ("limit", "5")])
+        #expect(deliveries.state == "dead" && deliveries.item == "e1" && deliveries.limit == 5)
+        #expect(throws: QueryParameterError.self) { try DeliveryListQuery.parse([("item", "a"), ("item", "b")]) }
+    }
+}
