@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Installs what the test suite talks to besides PostgreSQL, only when missing, so a fresh
-# Debian machine needs nothing by hand: curl, openssl and nginx from Debian, and the PyPI
-# servers (aiosmtpd, standardwebhooks) through pytools.sh. Tests start the servers themselves
+# Debian machine needs nothing by hand: curl, openssl, nginx, and chromium with its driver
+# (the console's browser test) from Debian, and the PyPI tools (aiosmtpd, standardwebhooks,
+# schemathesis, selenium) through pytools.sh. Tests start the servers themselves
 # on loopback and stop them by PID. Prints the python that runs deploy/test-servers/.
 set -euo pipefail
 missing=()
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: ${missing[*]}" >&2; exit 1; fi
-  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 exec "$(dirname "$0")/pytools.sh"

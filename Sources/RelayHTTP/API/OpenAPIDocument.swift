@@ -129,7 +129,7 @@ enum OpenAPIDocument {
           "properties": {
             "sdk_authorization_request": {"type": "string", "minLength": 1},
             "unique_user_id": {"type": "string", "minLength": 8, "maxLength": 40, "pattern": "^[A-Za-z0-9@.+_-]{8,40}$"},
-            "email": {"type": "string", "minLength": 3, "maxLength": 254},
+            "email": {"type": "string", "minLength": 3, "maxLength": 254, "pattern": "@"},
             "first_name": {"type": ["string", "null"], "maxLength": 254},
             "last_name": {"type": ["string", "null"], "maxLength": 254}}}}}},
         "responses": {

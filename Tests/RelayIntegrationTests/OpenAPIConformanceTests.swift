@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import RelayCore
+
+/// PyPI's schemathesis against the live server, with the document the server serves: no
+/// 5xx, no status, content type or body the document does not describe.
+@Suite("OpenAPI conformance (schemathesis)", .timeLimit(.minutes(5)))
+struct OpenAPIConformanceTests {
+    @Test func schemathesisFindsNoServerErrorAndNoSchemaViolation() async throws {
+        let rules = """
+            rules:
+              - name: partner-callback
+                when: {transition: [result.final]}
+                notify:
+                  - webhook: {url: "TARGET/fail", secret: "${CALLBACK_SECRET}"}
+            """
+        try await TestCallbackServer.with { callbacks async throws in
+            let env = try NotifyEnvironment.make(rules: rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")), schedule: "50ms")
+            try await ReconcileStack.with(env: env) { stack async throws in
+                // Data for every shape: items with and without deliveries, webhooks, dead deliveries with attempts.
+                try await APIAccess.seedItems(stack.database, count: 60)
+                let id = try await stack.simulator.createItem("sku-openapi", result: "authentic", final: true)
+                _ = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .dead)
+                let token = try await APIAccess.token(stack.database, role: .admin)
+                let python = try TestServerProcess.python()
+                let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+                let report = try TestServerProcess.temporaryDirectory("schemathesis")
+                defer { try? FileManager.default.removeItem(at: report) }
+                let run = try await CommandLineTests.run([
+                    "run", "http://127.0.0.1:\(stack.relay.port)/openapi.json",
+                    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                    "--header", "Authorization: Bearer \(token)", "--max-examples", "40", "--seed", "20261121",
+                    "--request-timeout", "20", "--report-dir", report.path, "--no-color",
+                ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": report.path,
+                         "SCHEMATHESIS_HOOKS": "", "PYTHONUNBUFFERED": "1"], executable: schemathesis)
+                #expect(run.status == 0, "schemathesis failed:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
+                // Every operation was exercised, with many generated requests, and none failed.
+                #expect(run.stdout.contains("Tested: 9"), "\(run.stdout.suffix(3000))")
+                let summary = run.stdout.split(separator: "\n").first { $0.contains(" generated, ") }.map(String.init) ?? ""
+                let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 500, "\(summary)")
+            }
+        }
+    }
+}
