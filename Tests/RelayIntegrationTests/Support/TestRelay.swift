@@ -69,7 +69,7 @@ struct TestRelay {
             }
         )
         let group = ServiceGroup(configuration: .init(services: server.services.map { .init(service: $0) }, logger: logger))
-        var httpConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(20), read: .seconds(30)))
+        var httpConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(20), read: .seconds(30)))
         // Tests send up to 200 requests at once; the default of 8 connections would queue them past the pool timeout.
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)

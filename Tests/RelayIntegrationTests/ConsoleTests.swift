@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import RelayCore
+
+@Suite("The console", .timeLimit(.minutes(3)))
+struct ConsoleTests {
+    static let rules = """
+        rules:
+          - name: partner-callback
+            when: {transition: [result.final]}
+            notify:
+              - webhook: {url: "TARGET/fail", secret: "${CALLBACK_SECRET}"}
+        """
+
+    /// Sign in, search, open an item, retry a delivery, sign out: in headless Chromium, with a
+    /// screenshot of each step kept in test-artifacts/console/.
+    @Test func supportStaffWorkThroughTheConsoleInChromium() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            let env = try NotifyEnvironment.make(rules: Self.rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")),
+                                                 schedule: "50ms,50ms")
+            try await ReconcileStack.with(env: env) { stack async throws in
+                try await APIAccess.seedItems(stack.database, count: 25)
+                let id = try await stack.simulator.createItem("sku-console", result: "authentic", final: true)
+                let delivery = try #require(try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .dead).first)
+                let token = try await APIAccess.token(stack.database, role: .support, name: "console-tester")
+                let out = TestServerProcess.root.appendingPathComponent("test-artifacts/console")
+                try? FileManager.default.removeItem(at: out)
+                let run = try await CommandLineTests.run([
+                    TestServerProcess.root.appendingPathComponent("deploy/test-servers/console_browser.py").path,
+                    "--base", "http://127.0.0.1:\(stack.relay.port)", "--token", token, "--item", "sku-console",
+                    "--delivery", String(delivery.id), "--out", out.path,
+                ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                         "HOME": FileManager.default.temporaryDirectory.path], executable: try TestServerProcess.python())
+                #expect(run.status == 0 && run.stdout.hasSuffix("ok\n"), "\(run.stdout)\n\(run.stderr.suffix(3000))")
+                for name in ["01-sign-in", "02-items", "03-search", "04-item", "05-retried"] {
+                    let data = try? Data(contentsOf: out.appendingPathComponent("\(name).png"))
+                    #expect((data?.count ?? 0) > 5_000 && data?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(name).png")
+                }
+                // The click really retried it, with the same idempotency key.
+                #expect(try await eventually { try await NotifyEnvironment.deliveries(stack.database, item: id).first?.attempts == 6 })
+                #expect(try callbacks.requests().filter { $0.webhookID == delivery.idempotencyKey }.count == 6)
+            }
+        }
+    }
+
+    @Test func sessionsAreHTTPOnlyStrictCookiesAndFormsNeedTheirCSRFToken() async throws {
+        try await TestDatabase.with { db async throws in
+            try await APIAccess.seedItems(db, count: 3)
+            let token = try await APIAccess.token(db, role: .consumer, name: "shop")
+            try await TestRelay.with(database: db, worker: false) { relay async throws in
+                #expect(try await relay.request("/console/items").status == 303)
+                let page = try await relay.request("/console/login")
+                let loginCookie = try #require(page.header("Set-Cookie"))
+                #expect(loginCookie.contains("HttpOnly") && loginCookie.contains("SameSite=Strict") && loginCookie.contains("Path=/console"))
+                #expect(page.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
+                let csrf = try #require(page.body.components(separatedBy: #"name="csrf" value=""#).dropFirst().first?.prefix { $0 != "\"" })
+                let cookieValue = loginCookie.prefix { $0 != ";" }
+                func signIn(_ form: String, cookie: String) async throws -> TestRelay.Response {
+                    try await relay.request("/console/login", method: .POST, headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)], body: Array(form.utf8))
+                }
+                // Without the double-submitted token the form is refused, even with a good API token.
+                #expect(try await signIn("token=\(token)&csrf=forged", cookie: String(cookieValue)).status == 403)
+                let signedIn = try await signIn("token=\(token)&csrf=\(csrf)", cookie: String(cookieValue))
+                #expect(signedIn.status == 303 && signedIn.header("Location") == "/console/items")
+                let session = try #require(signedIn.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("relay_session=") }?.1)
+                #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict"))
+                let sessionCookie = String(session.prefix { $0 != ";" })
+                let items = try await relay.request("/console/items?brand=nike", headers: [("Cookie", sessionCookie)])
+                #expect(items.status == 200 && items.body.contains("shop (consumer)") && !items.body.contains("<script"))
+                let bad = try await relay.request("/console/items?flag=maybe", headers: [("Cookie", sessionCookie)])
+                #expect(bad.status == 400 && bad.body.contains("parameter &quot;flag&quot;"))
+                // A consumer sees no deliveries and no retry; a forged retry is refused.
+                let item = try await relay.request("/console/items/seed-1", headers: [("Cookie", sessionCookie)])
+                #expect(item.status == 200 && !item.body.contains("<h2>Deliveries</h2>"))
+                let forged = try await relay.request("/console/deliveries/1/retry", method: .POST, headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", sessionCookie)], body: Array("csrf=nope".utf8))
+                #expect(forged.status == 403)
+            }
+        }
+    }
+}

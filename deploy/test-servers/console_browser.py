@@ -1,0 +1,158 @@
+"""Drives the console in headless Chromium through chromedriver (W3C WebDriver, standard
+library only): sign in, search, open an item, retry a delivery, sign out. Saves a screenshot
+of each step. Exits 0 and prints "ok" when every step did what it should; else prints why.
+
+usage: console_browser.py --base URL --token TOKEN --item CUSTOMER_ITEM_ID --delivery ID --out DIR
+"""
+import argparse, base64, json, os, shutil, signal, socket, subprocess, sys, time, urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Browser:
+    def __init__(self, driver_url):
+        self.url = driver_url
+        options = {"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=1280,1000", "--no-first-run", "--disable-extensions"]}
+        chromium = shutil.which("chromium")
+        if chromium:
+            options["binary"] = chromium
+        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": options}}})
+        self.session = answer["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read() or b"{}").get("value", {})
+        except urllib.error.HTTPError as error:
+            raise SystemExit(f"webdriver {method} {path}: {error.code} {error.read()[:500]!r}")
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.session}{path}", body)
+
+    def go(self, url):
+        self.s("POST", "/url", {"url": url})
+
+    def find(self, css):
+        return self.s("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+
+    def exists(self, css):
+        return len(self.s("POST", "/elements", {"using": "css selector", "value": css})) > 0
+
+    def text(self, css):
+        return self.s("GET", f"/element/{self.find(css)}/text")
+
+    def type(self, css, value):
+        element = self.find(css)
+        self.s("POST", f"/element/{element}/clear", {})
+        self.s("POST", f"/element/{element}/value", {"text": value})
+
+    def click(self, css):
+        self.s("POST", f"/element/{self.find(css)}/click", {})
+
+    def current(self):
+        return self.s("GET", "/url")
+
+    def screenshot(self, path):
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.s("GET", "/screenshot")))
+
+    def quit(self):
+        try:
+            self.s("DELETE", "")
+        except SystemExit:
+            pass
+
+
+def check(condition, message):
+    """`condition` is called until it holds (a click's navigation may still be loading), up to 15 s."""
+    deadline = time.time() + 15
+    while True:
+        try:
+            if condition():
+                return
+        except SystemExit:
+            pass  # the element is not there yet
+        if time.time() > deadline:
+            raise SystemExit("console check failed: " + message)
+        time.sleep(0.1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("base", "token", "item", "delivery", "out"):
+        parser.add_argument("--" + name, required=True)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    # The Swift test runner blocks signals and children inherit that: let chromedriver hear SIGTERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    port = free_port()
+    process = subprocess.Popen([driver, f"--port={port}", "--allowed-ips=127.0.0.1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browser = None
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2).read()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise SystemExit("chromedriver did not start")
+                time.sleep(0.2)
+        browser = Browser(f"http://127.0.0.1:{port}")
+        shot = lambda name: browser.screenshot(os.path.join(args.out, name))
+
+        browser.go(args.base + "/console")
+        check(lambda: browser.current().endswith("/console/login"), "signed-out visitors are sent to the sign-in page")
+        shot("01-sign-in.png")
+        browser.type("#token", "ert_wrong-token-value")
+        browser.click("#sign-in")
+        check(lambda: "not valid" in browser.text("#problem"), "a wrong token is refused on the page")
+        browser.type("#token", args.token)
+        browser.click("#sign-in")
+        check(lambda: browser.current().endswith("/console/items"), "signing in lands on the item search")
+        check(lambda: browser.exists("#results"), "the search page lists items")
+        shot("02-items.png")
+
+        browser.type("input[name=customer_item_id]", args.item)
+        browser.click("#search-button")
+        check(lambda: "1 item(s) match" in browser.text("#count"), "searching by customer item ID finds exactly it")
+        shot("03-search.png")
+        browser.click("#results a")
+        check(lambda: args.item in browser.text("dl.facts"), "the item page shows the item")
+        check(lambda: all(kind in browser.text("#timeline") for kind in ("item.created", "reconciled", "delivery.dead")),
+              "the timeline shows transitions, fetches and attempts")
+        shot("04-item.png")
+
+        browser.click(f"#retry-{args.delivery}")
+        check(lambda: "attempted again" in browser.text("#notice"), "retrying says so")
+        shot("05-retried.png")
+        browser.click("#sign-out")
+        check(lambda: browser.current().endswith("/console/login"), "signing out returns to the sign-in page")
+        browser.go(args.base + "/console/items")
+        check(lambda: browser.current().endswith("/console/login"), "after signing out the pages need a sign-in again")
+        print("ok")
+    finally:
+        if browser:
+            browser.quit()
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+if __name__ == "__main__":
+    main()
