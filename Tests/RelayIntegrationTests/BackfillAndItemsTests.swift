@@ -31,9 +31,11 @@ struct BackfillAndItemsTests {
             let transitions = try #require(json["transitions"] as? [[String: Any]])
             #expect(transitions.map { $0["kind"] as? String } == ["item.created", "result.final"])
             #expect(transitions.allSatisfy { $0["at"] != nil && $0.keys.contains("from") && $0.keys.contains("to") })
-            // The merged timeline: the backfill's fetch, then the transitions it caused.
+            // The merged timeline: the first backfill's fetch, the transitions it caused, the second's fetch.
             let timeline = try #require(json["timeline"] as? [[String: Any]])
-            #expect(timeline.map { $0["kind"] as? String } == ["reconciled", "item.created", "result.final"])
+            #expect(timeline.map { $0["kind"] as? String } == ["reconciled", "item.created", "result.final", "reconciled"])
+            let fetches = try #require(json["reconciliations"] as? [[String: Any]])
+            #expect(fetches.map { $0["outcome"] as? String } == ["created", "unchanged"] && fetches.allSatisfy { $0["source"] as? String == "backfill" })
             let missing = try await CommandLineTests.run(["items", "show", "nope"], env: CommandLineTests.environment(stack.database))
             #expect(missing.status == 1 && missing.stderr == "entrupy-relay: no item with Entrupy ID or customer item ID \"nope\"\n")
         }
