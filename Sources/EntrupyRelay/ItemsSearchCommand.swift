@@ -66,7 +66,7 @@ extension ItemsCommand {
                 print("no items match (\(page.totalCount) in all)")
             } else {
                 print(OutputFormat.table(page.items))
-                print("\n\(page.items.count) of \(page.totalCount) items" + (page.nextCursor.map { "; next page: --cursor \($0.text)" } ?? ""))
+                print("\n\(page.items.count) of \(page.totalCount)\(page.totalCountExact ? "" : "+") items" + (page.nextCursor.map { "; next page: --cursor \($0.text)" } ?? ""))
             }
         }
     }

@@ -24,7 +24,7 @@ started=$(date +%s)
               WHEN n % 100 < 98 THEN 'needs_review' ELSE 'invalid' END,
          n % 100 NOT BETWEEN 95 AND 97,
          CASE WHEN n % 53 = 0 THEN 'flagged' WHEN n % 41 = 0 THEN 'resolved' ELSE 'none' END,
-         (ARRAY['nike','adidas','louis_vuitton','off_white','jordan','yeezy','gucci','chanel','prada','dior'])[1 + (n * 7919) % 10],
+         (ARRAY['nike','adidas','louis_vuitton','off_white','jordan','yeezy','gucci','chanel','prada','dior'])[1 + (n::bigint * 7919) % 10],
          'model-' || (n % 300), (ARRAY['sneakers','luxury','apparel'])[1 + n % 3], 'Org-user-' || ((n * 31) % 5000),
          'https://certificates.example/ENT' || n, now() - n * interval '63 seconds', now(),
          jsonb_build_object('entrupy_id', 'ENT' || n, 'status', jsonb_build_object('result', jsonb_build_object('id', 'authentic',

@@ -11,7 +11,7 @@ extension PostgresItemRepository {
         if query.countOnly {
             return ItemSearchPage(items: [], totalCount: try await count(query), nextCursor: nil, countOnly: true)
         }
-        async let total = count(query)
+        async let total = count(query, upTo: Self.pageCountCap)
         var binds = Self.filterBinds(query)
         binds.append(query.cursor?.time)
         binds.append(query.cursor?.key ?? "")
@@ -35,13 +35,21 @@ extension PostgresItemRepository {
             items.removeLast()
             next = PageCursor(time: positions[items.count - 1], key: items[items.count - 1].entrupyID)
         }
-        return ItemSearchPage(items: items, totalCount: try await total, nextCursor: next)
+        let counted = try await total
+        return ItemSearchPage(items: items, totalCount: min(counted, Self.pageCountCap), nextCursor: next,
+                              totalCountExact: counted <= Self.pageCountCap)
     }
 
-    public func count(_ query: ItemSearchQuery) async throws -> Int {
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT count(*) FROM items WHERE " + Self.filterSQL, binds: Self.filterBinds(query)),
-            logger: logger)
+    /// A page's `total_count` is exact up to this many matches and says so when it stops there:
+    /// counting 100,000 matching rows costs hundreds of milliseconds at a million items, while
+    /// the page itself is an index range read. `result_mode=count_only` always counts exactly.
+    public static let pageCountCap = 10_000
+
+    /// How many items match; with `cap`, stops at `cap + 1`.
+    public func count(_ query: ItemSearchQuery, upTo cap: Int? = nil) async throws -> Int {
+        var sql = "SELECT count(*) FROM items WHERE " + Self.filterSQL
+        if let cap { sql = "SELECT count(*) FROM (SELECT 1 FROM items WHERE \(Self.filterSQL) LIMIT \(cap + 1)) AS capped" }
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: Self.filterBinds(query)), logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
