@@ -17,10 +17,7 @@ public struct DeliveryListQuery: Sendable, Equatable {
         query.state = try parameters.choice("state", in: states)
         query.item = try parameters.single("item")
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
-        query.cursor = try parameters.cursor()
-        if let cursor = query.cursor, cursor.id == nil {
-            throw QueryParameterError("cursor", "is not a cursor of this list; start again without it")
-        }
+        query.cursor = try parameters.cursor(timed: false)
         return query
     }
 }

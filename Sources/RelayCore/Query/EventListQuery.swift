@@ -39,10 +39,7 @@ public struct EventListQuery: Sendable, Equatable {
             throw QueryParameterError("until", "must be later than since")
         }
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
-        if let cursor = try parameters.cursor() {
-            guard let id = cursor.id else { throw QueryParameterError("cursor", "is not a cursor of this list; start again without it") }
-            query.before = id
-        }
+        query.before = try parameters.cursor(timed: false)?.id
         return query
     }
 }

@@ -59,10 +59,7 @@ public struct ItemSearchQuery: Sendable, Equatable {
             throw QueryParameterError("until", "must be later than since")
         }
         query.limit = try parameters.integer("limit", in: 1...maxLimit) ?? defaultLimit
-        query.cursor = try parameters.cursor()
-        if let cursor = query.cursor, cursor.time == nil {
-            throw QueryParameterError("cursor", "is not a cursor of this list; start again without it")
-        }
+        query.cursor = try parameters.cursor(timed: true)
         query.countOnly = try parameters.choice("result_mode", in: ["items", "count_only"]) == "count_only"
         return query
     }

@@ -64,10 +64,15 @@ public struct QueryParameters: Sendable {
         return value
     }
 
-    public func cursor(_ name: String = "cursor") throws(QueryParameterError) -> PageCursor? {
+    /// A `PageCursor` of a list ordered by time (`timed`) or by numeric ID (not `timed`);
+    /// another list's cursor is refused rather than misread.
+    public func cursor(timed: Bool, _ name: String = "cursor") throws(QueryParameterError) -> PageCursor? {
         guard let text = try single(name) else { return nil }
         guard let cursor = PageCursor(text: text) else {
             throw QueryParameterError(name, "is not a cursor this server gave out; start again without it")
+        }
+        guard timed ? cursor.time != nil : cursor.id != nil else {
+            throw QueryParameterError(name, "is not a cursor of this list; start again without it")
         }
         return cursor
     }

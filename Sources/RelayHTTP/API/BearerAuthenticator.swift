@@ -65,8 +65,7 @@ public struct BearerAuthenticator: Sendable {
     }
 
     static func tooMany(_ wait: Duration) -> APIError {
-        let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
-        return APIError(.tooManyRequests, "too many failed sign-ins from this address; retry later",
-                        headers: [.retryAfter: String(seconds)])
+        APIError(.tooManyRequests, "too many failed sign-ins from this address; retry later",
+                 headers: [.retryAfter: String(wait.retryAfterSeconds)])
     }
 }

@@ -109,7 +109,7 @@ public struct SDKAuthorizeController: Sendable {
     }
 
     static func rateLimited(_ wait: Duration) -> APIError {
-        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        let seconds = wait.retryAfterSeconds
         return APIError(.tooManyRequests, "Entrupy is rate limiting this relay; retry after \(seconds) s",
                         headers: [.retryAfter: String(seconds)])
     }

@@ -15,8 +15,7 @@ extension PostgresItemRepository {
         for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, Date?, Date, Date,
                                         String?, String?, Date, Date).self) {
             found = ItemDetail(
-                item: ItemSummary(entrupyID: r.0, customerItemID: r.1, result: r.2, resultFinal: r.3, flag: r.4, brand: r.5,
-                                  category: r.6, username: r.7, submittedAt: r.8, updatedAt: r.9, listedAt: r.10),
+                item: ItemSummary(row: (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10)),
                 model: r.11, certificateURL: r.12, firstSeenAt: r.13, fetchedAt: r.14,
                 transitions: [], reconciliations: [], webhooks: [], deliveries: [])
         }

@@ -33,16 +33,4 @@ public struct PostgresSDKUserRepository: Sendable {
         }
         throw StoreError.missingResult
     }
-
-    public func user(uniqueUserID: String) async throws -> SDKUserRecord? {
-        let rows = try await client.query("""
-            SELECT unique_user_id, username, email, first_name, last_name, conflict, authorizations
-            FROM sdk_users WHERE unique_user_id = \(uniqueUserID)
-            """, logger: logger)
-        for try await r in rows.decode((String, String, String, String?, String?, Bool, Int).self) {
-            return SDKUserRecord(uniqueUserID: r.0, username: r.1, email: r.2, firstName: r.3, lastName: r.4,
-                                 conflict: r.5, authorizations: r.6)
-        }
-        return nil
-    }
 }
