@@ -4,20 +4,11 @@ import RelayCore
 
 @Suite("The console", .timeLimit(.minutes(3)))
 struct ConsoleTests {
-    static let rules = """
-        rules:
-          - name: partner-callback
-            when: {transition: [result.final]}
-            notify:
-              - webhook: {url: "TARGET/fail", secret: "${CALLBACK_SECRET}"}
-        """
-
     /// Sign in, search, open an item, retry a delivery, sign out: in headless Chromium, with a
     /// screenshot of each step kept in test-artifacts/console/.
     @Test func supportStaffWorkThroughTheConsoleInChromium() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: Self.rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")),
-                                                 schedule: "50ms,50ms")
+            let env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms,50ms")
             try await ReconcileStack.with(env: env) { stack async throws in
                 try await APIAccess.seedItems(stack.database, count: 25)
                 let id = try await stack.simulator.createItem("sku-console", result: "authentic", final: true)

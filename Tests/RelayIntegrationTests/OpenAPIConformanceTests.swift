@@ -7,15 +7,8 @@ import RelayCore
 @Suite("OpenAPI conformance (schemathesis)", .timeLimit(.minutes(5)))
 struct OpenAPIConformanceTests {
     @Test func schemathesisFindsNoServerErrorAndNoSchemaViolation() async throws {
-        let rules = """
-            rules:
-              - name: partner-callback
-                when: {transition: [result.final]}
-                notify:
-                  - webhook: {url: "TARGET/fail", secret: "${CALLBACK_SECRET}"}
-            """
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")), schedule: "50ms")
+            let env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms")
             try await ReconcileStack.with(env: env) { stack async throws in
                 // Data for every shape: items with and without deliveries, webhooks, dead deliveries with attempts.
                 try await APIAccess.seedItems(stack.database, count: 60)

@@ -5,18 +5,9 @@ import RelayStore
 
 @Suite("Query API items, deliveries and events", .timeLimit(.minutes(3)))
 struct QueryAPIItemTests {
-    static let rules = """
-        rules:
-          - name: partner-callback
-            when: {transition: [result.final]}
-            notify:
-              - webhook: {url: "TARGET/fail", secret: "${CALLBACK_SECRET}"}
-        """
-
     @Test func anItemShowsItsWholeHistoryAndSupportCanActOnIt() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: Self.rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")),
-                                                 schedule: "50ms,50ms")
+            let env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms,50ms")
             try await ReconcileStack.with(env: env) { stack async throws in
                 let support = try await APIAccess.token(stack.database, role: .support)
                 let consumer = try await APIAccess.token(stack.database, role: .consumer)

@@ -21,6 +21,18 @@ enum NotifyEnvironment {
         return env
     }
 
+    /// One rule posting every final result to the sink's `/fail` (always 500): a delivery that
+    /// fails along `schedule` and ends dead, for the tests that read, page and retry deliveries.
+    static func failingCallback(_ callbacks: TestCallbackServer, schedule: String) throws -> [String: String] {
+        try make(rules: """
+            rules:
+              - name: partner-callback
+                when: {transition: [result.final]}
+                notify:
+                  - webhook: {url: "\(callbacks.url("/fail"))", secret: "${CALLBACK_SECRET}"}
+            """, schedule: schedule)
+    }
+
     static func deliveries(_ database: DatabaseURL, item: String? = nil) async throws -> [DeliveryRecord] {
         try await TestDatabase.withClient(database) { client in
             try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).list(state: nil, entrupyID: item, limit: 1000)
