@@ -84,8 +84,18 @@ struct ReconcileTests {
 
     @Test func rateLimitBurstsAreWaitedOutNotFailed() async throws {
         try await ReconcileStack.with(env: ["ENTRUPY_API_RATE": "200"], simulatorRate: 4) { stack async throws in
+            // The items exist first; their hints then arrive together, so the worker (16 jobs at a time) asks
+            // for all of them at once whatever the machine's load: more than the simulator's bucket of 4 holds.
             var ids: [String] = []
-            for n in 0..<16 { ids.append(try await stack.simulator.createItem("sku-burst-\(n)", result: "authentic", final: true)) }
+            for n in 0..<16 { ids.append(try await stack.simulator.createItem("sku-burst-\(n)", result: "authentic", final: true, webhook: false)) }
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for (n, id) in ids.enumerated() {
+                    group.addTask {
+                        try await stack.relay.post(WebhookFixture.entrupy(#"{"event":"session.completed","id":"burst-\#(n)","entrupy_id":"\#(id)"}"#)).status
+                    }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
             #expect(try await stack.waitForIdleQueue(timeout: .seconds(40)))
             #expect(try await stack.count("SELECT count(*) FROM items") == 16)
             #expect(try await stack.count("SELECT count(*) FROM jobs WHERE state = 'dead'") == 0)
