@@ -11,7 +11,7 @@ import ServiceLifecycle
 
 /// Everything a worker process runs: the Entrupy API client (with its process-wide rate
 /// budget), the rules, the job worker with the reconcile and deliver handlers, the sweep,
-/// and the SIGHUP rules reloader.
+/// the folding of item count changes, and the SIGHUP rules reloader.
 public struct WorkerAssembly {
     public let api: EntrupyAPIClient
     public let queue: PostgresJobQueue
@@ -20,6 +20,7 @@ public struct WorkerAssembly {
     public let rules: RulesStore
     public let worker: JobWorker
     public let sweep: SweepService
+    public let countFold: CountFoldService
     let reloader: RulesReloadService
     let httpService: HTTPClientService
     let callbackHTTPService: HTTPClientService
@@ -75,6 +76,7 @@ public struct WorkerAssembly {
         )
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),
                              age: .seconds(settings.sweepAgeSeconds), logger: logger)
+        countFold = CountFoldService(items: items, logger: logger)
         if let path = settings.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
@@ -113,7 +115,7 @@ public struct WorkerAssembly {
         )
     }
 
-    /// In start order; a `ServiceGroup` stops them in reverse: reloader, sweep and worker first
-    /// (running jobs and deliveries finish), then the HTTP clients they used.
-    public var services: [any Service] { [httpService, callbackHTTPService, worker, sweep, reloader] }
+    /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sweep and
+    /// worker first (running jobs and deliveries finish), then the HTTP clients they used.
+    public var services: [any Service] { [httpService, callbackHTTPService, worker, sweep, countFold, reloader] }
 }

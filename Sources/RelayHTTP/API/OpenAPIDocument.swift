@@ -193,7 +193,7 @@ enum OpenAPIDocument {
           "listed_at": {"type": "string", "format": "date-time", "description": "The sort time: submission, or first sight when Entrupy gave none."}}},
       "ItemSearch": {"type": "object", "required": ["total_count"],
         "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/ItemSummary"}}, "item_count": {"type": "integer"},
-                       "total_count": {"type": "integer", "description": "Exact with result_mode=count_only; on a page exact up to 10,000 (then 10,000 and total_count_exact false)."},
+                       "total_count": {"type": "integer", "description": "Exact with result_mode=count_only, and on a page unless it filters by username, customer_item_id or unique_user_id and more than 10,000 match (then 10,000 and total_count_exact false)."},
                        "total_count_exact": {"type": "boolean"}, "next_cursor": {"type": ["string", "null"], "description": "null on the last page."}}},
       "ItemDetail": {"allOf": [{"$ref": "#/components/schemas/ItemSummary"}, {"type": "object",
         "required": ["model", "certificate_url", "first_seen_at", "fetched_at", "transitions", "reconciliations", "timeline"],

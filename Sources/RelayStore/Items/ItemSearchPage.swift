@@ -2,7 +2,8 @@ import RelayCore
 
 /// One page of search results, encoded as the API and `items search --json` answer:
 /// `items`, `item_count`, `total_count`, `next_cursor` (null on the last page); only
-/// `total_count` for `result_mode=count_only`. A page's `total_count` stops at 10,000
+/// `total_count` for `result_mode=count_only`. `total_count` is exact, except on a page that
+/// filters by username, customer item ID or SDK user, where it stops at 10,000
 /// (`total_count_exact` false); `count_only` is always exact.
 public struct ItemSearchPage: Sendable, Equatable, Encodable {
     public var items: [ItemSummary]

@@ -11,7 +11,7 @@ extension PostgresItemRepository {
         if query.countOnly {
             return ItemSearchPage(items: [], totalCount: try await count(query), nextCursor: nil, countOnly: true)
         }
-        async let total = count(query, upTo: Self.pageCountCap)
+        async let total = pageTotal(query)
         var binds = Self.filterBinds(query)
         binds.append(query.cursor?.time)
         binds.append(query.cursor?.key ?? "")
@@ -35,37 +35,27 @@ extension PostgresItemRepository {
             items.removeLast()
             next = PageCursor(time: positions[items.count - 1], key: items[items.count - 1].entrupyID)
         }
-        let counted = try await total
-        return ItemSearchPage(items: items, totalCount: min(counted, Self.pageCountCap), nextCursor: next,
-                              totalCountExact: counted <= Self.pageCountCap)
-    }
-
-    /// A page's `total_count` is exact up to this many matches and says so when it stops there:
-    /// counting 100,000 matching rows costs hundreds of milliseconds at a million items, while
-    /// the page itself is an index range read. `result_mode=count_only` always counts exactly.
-    public static let pageCountCap = 10_000
-
-    /// How many items match; with `cap`, stops at `cap + 1`.
-    public func count(_ query: ItemSearchQuery, upTo cap: Int? = nil) async throws -> Int {
-        var sql = "SELECT count(*) FROM items WHERE " + Self.filterSQL
-        if let cap { sql = "SELECT count(*) FROM (SELECT 1 FROM items WHERE \(Self.filterSQL) LIMIT \(cap + 1)) AS capped" }
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: Self.filterBinds(query)), logger: logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
+        let (count, exact) = try await total
+        return ItemSearchPage(items: items, totalCount: count, nextCursor: next, totalCountExact: exact)
     }
 
     /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order.
-    static let filterSQL = """
-        (cardinality($1::text[]) = 0 OR result = ANY($1::text[]))
-          AND (cardinality($2::text[]) = 0 OR flag = ANY($2::text[]))
-          AND (cardinality($3::text[]) = 0 OR brand = ANY($3::text[]))
-          AND (cardinality($4::text[]) = 0 OR category = ANY($4::text[]))
+    static let filterSQL = rolledUpFilterSQL + """
+
           AND (cardinality($5::text[]) = 0 OR username = ANY($5::text[]))
           AND (cardinality($6::text[]) = 0 OR customer_item_id = ANY($6::text[]))
           AND (cardinality($7::text[]) = 0
                OR username IN (SELECT username FROM sdk_users WHERE unique_user_id = ANY($7::text[])))
           AND ($8::timestamptz IS NULL OR listed_at >= $8::timestamptz)
           AND ($9::timestamptz IS NULL OR listed_at < $9::timestamptz)
+        """
+
+    /// The filters the count rollup (`item_counts`, migration 0006) is keyed by: $1 to $4.
+    static let rolledUpFilterSQL = """
+        (cardinality($1::text[]) = 0 OR result = ANY($1::text[]))
+          AND (cardinality($2::text[]) = 0 OR flag = ANY($2::text[]))
+          AND (cardinality($3::text[]) = 0 OR brand = ANY($3::text[]))
+          AND (cardinality($4::text[]) = 0 OR category = ANY($4::text[]))
         """
 
     static func filterBinds(_ query: ItemSearchQuery) -> PostgresBindings {

@@ -1,0 +1,40 @@
+import Logging
+import Metrics
+import RelayCore
+import RelayStore
+import ServiceLifecycle
+
+/// Every `interval`, folds the item count changes that writes appended into the count rollup
+/// (migration 0006), so that counting stays a sum over a few thousand rows however many items
+/// arrive. Counts are exact between folds; replicas folding at once take turns in the database.
+public struct CountFoldService: Service {
+    let items: PostgresItemRepository
+    let interval: Duration
+    let logger: Logger
+    private let duration = Metrics.Timer(label: "relay_count_fold_duration_seconds")
+    private let failures = Counter(label: "relay_count_fold_failures_total")
+
+    public init(items: PostgresItemRepository, interval: Duration = .seconds(5), logger: Logger) {
+        self.items = items
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let started = ContinuousClock.now
+                do {
+                    let changed = try await items.foldCountChanges()
+                    duration.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+                    if changed > 0 { logger.debug("folded item count changes", metadata: ["rows": "\(changed)"]) }
+                } catch {
+                    if Task.isCancelled { return }
+                    failures.increment()
+                    logger.warning("folding item counts failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
