@@ -27,6 +27,8 @@ struct SearchBenchCommand: AsyncParsableCommand {
             ("brand+flag+result", { n in "brand=\(brands[n % brands.count])&flag=flagged&result=authentic" }),
             ("two brands+category", { n in "brand=\(brands[n % brands.count])&brand=\(brands[(n + 3) % brands.count])&category=luxury" }),
             ("needs_review+since", { _ in "result=needs_review&since=2026-01-01" }),
+            // Bounds inside days and months: partial days, whole days and whole months all count.
+            ("category+range", { n in "category=sneakers&since=2025-0\(1 + n % 9)-14T10:30:00Z&until=2026-0\(1 + n % 9)-02T08:00:00Z" }),
             ("no filter", { _ in "" }),
             ("count_only category", { _ in "category=luxury&result_mode=count_only" }),
         ]
