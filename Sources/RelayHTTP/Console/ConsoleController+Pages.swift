@@ -54,7 +54,7 @@ extension ConsoleController {
         case .queued: "retried"
         case .alreadyDelivered: "already-delivered"
         case .inFlight: "in-flight"
-        case .notFound: "retried"
+        case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         }
         return Self.redirect("/console/items/\(FormURLEncoding.escape(delivery.entrupyID))?done=\(done)#delivery-\(id)")
     }
