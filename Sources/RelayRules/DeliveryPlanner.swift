@@ -28,7 +28,7 @@ public enum DeliveryPlanner {
                 "text": .string(email.text.render(values)),
             ]
             if let html = email.html { payload["html"] = .string(html.render(values)) }
-            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.entrupyID, rule: rule, actionIndex: index,
+            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
                                    channel: .email, target: email.to.joined(separator: ", "), payload: .object(payload),
                                    signingKeyID: nil)
         case .webhook(let webhook):
@@ -42,7 +42,7 @@ public enum DeliveryPlanner {
                 "headers": .array(webhook.headers.map { .array([.string($0.name), .string($0.value)]) }),
                 "body": .string(body.jsonText),
             ])
-            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.entrupyID, rule: rule, actionIndex: index,
+            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
                                    channel: .webhook, target: webhook.url, payload: payload, signingKeyID: webhook.signingKeyID)
         }
     }

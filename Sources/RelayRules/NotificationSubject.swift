@@ -4,30 +4,12 @@ import RelayCore
 /// What a rule is evaluated against and a template renders: the item as it is now, and the
 /// transition that just landed in its timeline.
 public struct NotificationSubject: Sendable, Equatable {
-    public var entrupyID: String
-    public var customerItemID: String?
-    public var result: String?
-    public var resultFinal: Bool
-    public var flag: String
-    public var brand: String?
-    public var model: String?
-    public var category: String?
-    public var username: String?
-    public var certificateURL: String?
+    public var item: EntrupyItem
     public var transition: Transition
     public var occurredAt: Date
 
     public init(item: EntrupyItem, transition: Transition, occurredAt: Date) {
-        entrupyID = item.entrupyID
-        customerItemID = item.customerItemID
-        result = item.result
-        resultFinal = item.resultFinal
-        flag = item.flag
-        brand = item.brand
-        model = item.model
-        category = item.category
-        username = item.username
-        certificateURL = item.certificateURL
+        self.item = item
         self.transition = transition
         self.occurredAt = occurredAt
     }
@@ -43,12 +25,12 @@ public struct NotificationSubject: Sendable, Equatable {
     /// Template values: absent fields are left out, so `{{#brand}}...{{/brand}}` can test them.
     public var templateValues: [String: String] {
         var values: [String: String] = [
-            "entrupy_id": entrupyID, "result_final": resultFinal ? "true" : "false", "flag": flag,
+            "entrupy_id": item.entrupyID, "result_final": item.resultFinal ? "true" : "false", "flag": item.flag,
             "transition": transition.kind.rawValue, "occurred_at": occurredAtText,
         ]
         let optional: [(String, String?)] = [
-            ("customer_item_id", customerItemID), ("result", result), ("brand", brand), ("model", model),
-            ("category", category), ("username", username), ("certificate_url", certificateURL),
+            ("customer_item_id", item.customerItemID), ("result", item.result), ("brand", item.brand), ("model", item.model),
+            ("category", item.category), ("username", item.username), ("certificate_url", item.certificateURL),
             ("from", transition.from), ("to", transition.to),
         ]
         for (name, value) in optional { if let value { values[name] = value } }
@@ -59,9 +41,9 @@ public struct NotificationSubject: Sendable, Equatable {
     public var callbackData: JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .object([
-            "entrupy_id": .string(entrupyID), "customer_item_id": text(customerItemID), "result": text(result),
-            "result_final": .bool(resultFinal), "flag": .string(flag), "brand": text(brand), "model": text(model),
-            "category": text(category), "username": text(username), "certificate_url": text(certificateURL),
+            "entrupy_id": .string(item.entrupyID), "customer_item_id": text(item.customerItemID), "result": text(item.result),
+            "result_final": .bool(item.resultFinal), "flag": .string(item.flag), "brand": text(item.brand), "model": text(item.model),
+            "category": text(item.category), "username": text(item.username), "certificate_url": text(item.certificateURL),
             "transition": .string(transition.kind.rawValue), "from": text(transition.from), "to": text(transition.to),
             "occurred_at": .string(occurredAtText),
         ])

@@ -25,9 +25,10 @@ public struct RuleCondition: Sendable {
 
     public func matches(_ subject: NotificationSubject) -> Bool {
         if let transitions, !transitions.contains(subject.transition.kind) { return false }
-        return Self.matches(results, subject.result) && Self.matches(flags, subject.flag)
-            && Self.matches(brands, subject.brand) && Self.matches(categories, subject.category)
-            && Self.matches(customerItemID, subject.customerItemID) && Self.matches(username, subject.username)
+        let item = subject.item
+        return Self.matches(results, item.result) && Self.matches(flags, item.flag)
+            && Self.matches(brands, item.brand) && Self.matches(categories, item.category)
+            && Self.matches(customerItemID, item.customerItemID) && Self.matches(username, item.username)
     }
 
     /// Values are Entrupy IDs (`authentic`, `nike`): compared without regard to case, so a rule
