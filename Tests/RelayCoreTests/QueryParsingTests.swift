@@ -59,6 +59,14 @@ struct QueryParsingTests {
         }
     }
 
+    @Test func aPageFetchedWithOneExtraRowEndsOrContinues() {
+        let more = PageCursor.page([9, 8, 7, 6] as [Int64], limit: 3, id: { $0 })
+        #expect(more.shown == [9, 8, 7] && more.next == PageCursor(key: "7"))
+        let last = PageCursor.page([9, 8, 7] as [Int64], limit: 3, id: { $0 })
+        #expect(last.shown == [9, 8, 7] && last.next == nil)
+        #expect(PageCursor.page([] as [Int64], limit: 3, id: { $0 }).next == nil)
+    }
+
     @Test func filterPairsReproduceTheQuery() throws {
         let query = try ItemSearchQuery.parse([("brand", "nike"), ("flag", "none"), ("since", "2026-11-01T00:00:00Z")], now: now)
         #expect(try ItemSearchQuery.parse(query.filterPairs, now: now) == query)

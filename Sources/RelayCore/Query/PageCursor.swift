@@ -33,6 +33,14 @@ public struct PageCursor: Sendable, Equatable {
         return Base64Bytes.encodeURLSafe(Array(JSONValue.object(object).jsonText.utf8))
     }
 
+    /// Splits the rows of an ID-ordered list, fetched with `limit + 1`, into the page shown and
+    /// the cursor after it (nil when there is nothing after it).
+    public static func page<Row>(_ rows: [Row], limit: Int, id: (Row) -> Int64) -> (shown: [Row], next: PageCursor?) {
+        let shown = Array(rows.prefix(limit))
+        let next = rows.count > limit ? shown.last.map { PageCursor(key: String(id($0))) } : nil
+        return (shown, next)
+    }
+
     /// The numeric key of an ID-ordered list, if it is one.
     public var id: Int64? { time == nil ? Int64(key) : nil }
 }

@@ -26,11 +26,10 @@ public struct DeliveriesAPIController: Sendable {
         let query = try request.query(DeliveryListQuery.parse)
         let page = try await deliveries.list(state: query.state.flatMap(DeliveryState.init(rawValue:)), entrupyID: query.item,
                                              cursor: query.cursor, limit: query.limit + 1)
-        let shown = Array(page.prefix(query.limit))
-        let next = page.count > query.limit ? shown.last.map { PageCursor(key: String($0.id)).text } : nil
+        let (shown, next) = PageCursor.page(page, limit: query.limit, id: \.id)
         return JSONResponse.make(.object([
             "deliveries": .array(shown.map(\.summaryJSON)),
-            "next_cursor": next.map(JSONValue.string) ?? .null,
+            "next_cursor": next.map { .string($0.text) } ?? .null,
         ]))
     }
 

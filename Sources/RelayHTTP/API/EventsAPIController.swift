@@ -39,8 +39,7 @@ public struct EventsAPIController: Sendable {
         let limit = query.limit
         query.limit += 1
         let found = try await events.list(query)
-        let shown = Array(found.prefix(limit))
-        let next = found.count > limit ? shown.last.map { PageCursor(key: String($0.id)).text } : nil
-        return try JSONResponse.make(Page(events: shown, nextCursor: next))
+        let (shown, next) = PageCursor.page(found, limit: limit, id: \.id)
+        return try JSONResponse.make(Page(events: shown, nextCursor: next?.text))
     }
 }
