@@ -26,18 +26,13 @@ public struct EventListQuery: Sendable, Equatable {
     public static func parse(_ pairs: [(String, String)]) throws(QueryParameterError) -> EventListQuery {
         let parameters = try QueryParameters(pairs, allowed: parameterNames)
         var query = EventListQuery()
-        query.states = try parameters.values("state")
-        for state in query.states where !states.contains(state) {
-            throw QueryParameterError("state", "must be one of \(states.joined(separator: ", ")), not \"\(state)\"")
-        }
+        query.states = try parameters.values("state", in: states)
         query.eventTypes = try parameters.values("event_type")
         query.entrupyIDs = try parameters.values("entrupy_id")
         query.customerItemIDs = try parameters.values("customer_item_id")
         query.since = try parameters.date("since")
         query.until = try parameters.date("until")
-        if let since = query.since, let until = query.until, until <= since {
-            throw QueryParameterError("until", "must be later than since")
-        }
+        try QueryParameters.checkOrder(since: query.since, until: query.until)
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
         query.before = try parameters.cursor(timed: false)?.id
         return query

@@ -38,10 +38,7 @@ public struct ItemSearchQuery: Sendable, Equatable {
         let parameters = try QueryParameters(pairs, allowed: parameterNames)
         var query = ItemSearchQuery()
         query.results = try parameters.values("result")
-        query.flags = try parameters.values("flag")
-        for flag in query.flags where !flags.contains(flag) {
-            throw QueryParameterError("flag", "must be one of \(flags.joined(separator: ", ")), not \"\(flag)\"")
-        }
+        query.flags = try parameters.values("flag", in: flags)
         query.brands = try parameters.values("brand")
         query.categories = try parameters.values("category")
         query.usernames = try parameters.values("username")
@@ -55,9 +52,7 @@ public struct ItemSearchQuery: Sendable, Equatable {
             }
             query.since = now.addingTimeInterval(-Double(days) * 86_400)
         }
-        if let since = query.since, let until = query.until, until <= since {
-            throw QueryParameterError("until", "must be later than since")
-        }
+        try QueryParameters.checkOrder(since: query.since, until: query.until)
         query.limit = try parameters.integer("limit", in: 1...maxLimit) ?? defaultLimit
         query.cursor = try parameters.cursor(timed: true)
         query.countOnly = try parameters.choice("result_mode", in: ["items", "count_only"]) == "count_only"

@@ -56,6 +56,20 @@ public struct QueryParameters: Sendable {
         return date
     }
 
+    /// Every value of a parameter that may repeat, each one of `choices`.
+    public func values(_ name: String, in choices: [String]) throws(QueryParameterError) -> [String] {
+        let values = try values(name)
+        for value in values where !choices.contains(value) {
+            throw QueryParameterError(name, "must be one of \(choices.joined(separator: ", ")), not \"\(value)\"")
+        }
+        return values
+    }
+
+    /// Refuses a time range that ends before it starts (`until` is exclusive, so equal is empty too).
+    public static func checkOrder(since: Date?, until: Date?) throws(QueryParameterError) {
+        if let since, let until, until <= since { throw QueryParameterError("until", "must be later than since") }
+    }
+
     public func choice(_ name: String, in choices: [String]) throws(QueryParameterError) -> String? {
         guard let value = try single(name) else { return nil }
         guard choices.contains(value) else {
