@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
     targets: [
         // Pure logic: no I/O. Webhook parsing, signatures, identifiers, JSON values.
@@ -37,11 +38,37 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // PostgreSQL plumbing every adapter shares: error text, SQLSTATE checks.
+        .target(
+            name: "RelayDatabase",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The job queue: the only code that writes `jobs` rows (enqueue in the caller's
+        // transaction, claim, heartbeat, finish, rescue, prune, redrive) and the worker that
+        // runs typed handlers. Knows nothing of what jobs do.
+        .target(
+            name: "RelayQueue",
+            dependencies: [
+                "RelayCore",
+                "RelayDatabase",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // PostgreSQL adapter: migrations, repositories.
         .target(
             name: "RelayStore",
             dependencies: [
                 "RelayCore",
+                "RelayDatabase",
+                "RelayQueue",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -94,6 +121,8 @@ let package = Package(
             name: "RelayWorker",
             dependencies: [
                 "RelayCore",
+                "RelayDatabase",
+                "RelayQueue",
                 "RelayStore",
                 "EntrupyAPI",
                 "RelayRules",
@@ -112,6 +141,8 @@ let package = Package(
             name: "RelayHTTP",
             dependencies: [
                 "RelayCore",
+                "RelayDatabase",
+                "RelayQueue",
                 "RelayStore",
                 "EntrupyAPI",
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -127,6 +158,8 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayCore",
+                "RelayDatabase",
+                "RelayQueue",
                 "RelayRules",
                 "RelayNotify",
                 "RelayStore",
@@ -149,6 +182,8 @@ let package = Package(
             dependencies: [
                 "RelayApp",
                 "RelayCore",
+                "RelayDatabase",
+                "RelayQueue",
                 "RelayRules",
                 "RelayStore",
                 "RelayWorker",
@@ -187,7 +222,7 @@ let package = Package(
         .executableTarget(
             name: "RelayBench",
             dependencies: [
-                "RelayApp", "RelayCore", "RelayStore", "RelayWorker", "RelayRules",
+                "RelayApp", "RelayCore", "RelayStore", "RelayWorker", "RelayRules", "RelayQueue", "RelayDatabase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -214,6 +249,8 @@ let package = Package(
             dependencies: [
                 "RelayApp",
                 "RelayWorker",
+                "RelayQueue",
+                "RelayDatabase",
                 "EntrupyAPI",
                 "EntrupySimulator",
                 "RelayCore",

@@ -29,7 +29,8 @@ struct BackfillCommand: AsyncParsableCommand {
         let summary = try await CommandEnvironment.database(environment) { client in
             let http = EntrupyAPIClient.makeHTTPClient()
             let api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
-            let backfiller = Backfiller(api: api, items: PostgresItemRepository(client: client, logger: logger), logger: logger)
+            let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: nil, logger: logger)
+            let backfiller = Backfiller(api: api, pipeline: pipeline, logger: logger)
             do {
                 let result = try await backfiller.run(since: start, until: end) { progress in
                     if progress.pages % 10 == 0 { logger.info("backfill progress", metadata: ["pages": "\(progress.pages)", "items": "\(progress.items)"]) }

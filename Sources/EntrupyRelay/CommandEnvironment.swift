@@ -1,10 +1,11 @@
 import ArgumentParser
-import Foundation
 import EntrupyAPI
+import Foundation
 import Logging
 import PostgresNIO
 import RelayApp
 import RelayCore
+import RelayDatabase
 import RelayRules
 import RelayStore
 

@@ -62,9 +62,9 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let id = self.id, maxAttempts = environment.settings.deliveryRetrySchedule.maxAttempts
+            let id = self.id
             let outcome = try await CommandEnvironment.database(environment) { client in
-                try await PostgresDeliveryRepository(client: client, logger: logger).retry(id: id, maxAttempts: maxAttempts)
+                try await PostgresDeliveryRepository(client: client, logger: logger).retry(id: id)
             }
             switch outcome {
             case .queued: print("delivery \(id) will be attempted again now")

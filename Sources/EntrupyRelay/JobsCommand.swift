@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayApp
 import RelayCore
+import RelayQueue
 import RelayStore
 
 struct JobsCommand: AsyncParsableCommand {
@@ -36,12 +37,12 @@ struct JobsCommand: AsyncParsableCommand {
                 try await PostgresJobQueue(client: client, logger: logger).list(state: state, limit: limit)
             }
             if json {
-                print(try OutputFormat.json(jobs))
+                print(try OutputFormat.json(jobs.map(JobJSON.init)))
                 return
             }
             let formatter = ISO8601DateFormatter()
             let rows = jobs.map { job in
-                [String(job.id), job.kind, job.state, "\(job.attempt)/\(job.maxAttempts)", formatter.string(from: job.scheduledAt),
+                [String(job.id), job.kind, job.state.rawValue, "\(job.attempt)/\(job.maxAttempts)", formatter.string(from: job.scheduledAt),
                  job.lastError ?? "-"]
             }
             print(rows.isEmpty ? "no jobs" : OutputFormat.render(header: ["ID", "KIND", "STATE", "ATTEMPTS", "SCHEDULED", "LAST ERROR"], rows: rows))

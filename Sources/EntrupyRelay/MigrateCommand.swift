@@ -1,5 +1,6 @@
 import ArgumentParser
 import RelayApp
+import RelayDatabase
 import RelayStore
 
 struct MigrateCommand: AsyncParsableCommand {

@@ -15,7 +15,7 @@ enum OutputFormat {
         let formatter = ISO8601DateFormatter()
         let rows = events.map { event in
             [
-                String(event.id), formatter.string(from: event.receivedAt), event.state, event.eventType ?? "-",
+                String(event.id), formatter.string(from: event.receivedAt), event.state.rawValue, event.eventType ?? "-",
                 event.entrupyID ?? "-", event.customerItemID ?? "-", String(event.duplicates),
             ]
         }

@@ -64,7 +64,7 @@ struct RulesCommand: AsyncParsableCommand {
             }) else {
                 CommandEnvironment.fail("no item with Entrupy ID or customer item ID \"\(id)\" and a transition")
             }
-            let planned = DeliveryPlanner.plan(rules: rules, item: found.item, transitions: [found.transition])
+            let planned = DeliveryPlanner.plan(rules: rules, item: found.item, transitions: [found.transition.transition], occurredAt: found.transition.occurredAt)
             let transition = found.transition.transition
             if json {
                 let output = JSONValue.object([

@@ -1,8 +1,11 @@
-import RelayStore
-import RelayWorker
+import RelayQueue
+
+/// The arguments of a job that does nothing.
+struct NoopJob: JobArgs {
+    static let kind = "noop"
+}
 
 /// A job that does nothing: what is measured is the queue's own cost per job.
 struct NoopHandler: JobHandler {
-    let kind = "noop"
-    func run(_ job: ClaimedJob) async throws -> JobOutcome { .completed }
+    func run(_ args: NoopJob, context: JobContext) async throws -> JobResult { .completed }
 }

@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import RelayApp
 import RelayCore
+import RelayQueue
 import RelayStore
 import RelayWorker
 import ServiceLifecycle
@@ -40,7 +41,7 @@ struct QueueBenchCommand: AsyncParsableCommand {
             """, logger: logger)
         let queue = PostgresJobQueue(client: client, logger: logger)
         let workerList = (0..<count).map { n in
-            JobWorker(queue: queue, client: client, handlers: [NoopHandler()],
+            JobWorker(queue: queue, handlers: [AnyJobHandler(NoopHandler())],
                       configuration: JobWorkerConfiguration(workerID: "bench-\(n)", concurrency: concurrency, pollInterval: .milliseconds(50)),
                       logger: logger)
         }

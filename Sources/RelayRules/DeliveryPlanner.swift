@@ -1,16 +1,18 @@
+import Foundation
 import RelayCore
 
 /// Turns transitions into rendered deliveries: for each transition, the rules that fire,
 /// and for each of their actions one `PlannedDelivery`. Pure: the store inserts what it
 /// returns in the transaction that recorded the transitions.
 public enum DeliveryPlanner {
-    public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [RecordedTransition]) -> [PlannedDelivery] {
+    /// - Parameter occurredAt: when the transitions happened, as the timeline records them.
+    public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [Transition], occurredAt: Date) -> [PlannedDelivery] {
         var planned: [PlannedDelivery] = []
-        for recorded in transitions {
-            let subject = NotificationSubject(item: item, transition: recorded.transition, occurredAt: recorded.occurredAt)
+        for (position, transition) in transitions.enumerated() {
+            let subject = NotificationSubject(item: item, transition: transition, occurredAt: occurredAt)
             for rule in rules.matching(subject) {
                 for (index, action) in rule.actions.enumerated() {
-                    planned.append(render(action, rule: rule.name, index: index, subject: subject, itemEventID: recorded.itemEventID))
+                    planned.append(render(action, rule: rule.name, index: index, subject: subject, transitionIndex: position))
                 }
             }
         }
@@ -18,7 +20,7 @@ public enum DeliveryPlanner {
     }
 
     public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
-                              itemEventID: Int64) -> PlannedDelivery {
+                              transitionIndex: Int) -> PlannedDelivery {
         let values = subject.templateValues
         switch action {
         case .email(let email):
@@ -28,7 +30,7 @@ public enum DeliveryPlanner {
                 "text": .string(email.text.render(values)),
             ]
             if let html = email.html { payload["html"] = .string(html.render(values)) }
-            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
+            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
                                    channel: .email, target: email.to.joined(separator: ", "), payload: .object(payload),
                                    signingKeyID: nil)
         case .webhook(let webhook):
@@ -42,7 +44,7 @@ public enum DeliveryPlanner {
                 "headers": .array(webhook.headers.map { .array([.string($0.name), .string($0.value)]) }),
                 "body": .string(body.jsonText),
             ])
-            return PlannedDelivery(itemEventID: itemEventID, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
+            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
                                    channel: .webhook, target: webhook.url, payload: payload, signingKeyID: webhook.signingKeyID)
         }
     }

@@ -84,10 +84,10 @@ struct QueryParsingTests {
 
     @Test func eventAndDeliveryListsCheckTheirOwnParameters() throws {
         let events = try EventListQuery.parse([("state", "failed"), ("entrupy_id", "e1"), ("cursor", PageCursor(key: "90").text)])
-        #expect(events.states == ["failed"] && events.entrupyIDs == ["e1"] && events.before == 90)
+        #expect(events.states == [.failed] && events.entrupyIDs == ["e1"] && events.before == 90)
         #expect(throws: QueryParameterError.self) { try EventListQuery.parse([("state", "lost")]) }
         let deliveries = try DeliveryListQuery.parse([("state", "dead"), ("item", "e1"), ("limit", "5")])
-        #expect(deliveries.state == "dead" && deliveries.item == "e1" && deliveries.limit == 5)
+        #expect(deliveries.state == .dead && deliveries.item == "e1" && deliveries.limit == 5)
         #expect(throws: QueryParameterError.self) { try DeliveryListQuery.parse([("item", "a"), ("item", "b")]) }
     }
 }

@@ -1,8 +1,19 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayQueue
 import RelayStore
 import Testing
+
+/// Arguments of the jobs these tests enqueue.
+struct CountedJob: JobArgs, Equatable {
+    static let kind = "noop"
+    var n: Int
+}
+
+struct PlainJob: JobArgs, Equatable {
+    static let kind = "k"
+}
 
 @Suite("The PostgreSQL job queue", .timeLimit(.minutes(3)))
 struct JobQueueTests {
@@ -14,9 +25,18 @@ struct JobQueueTests {
         }
     }
 
+    /// Records one run's outcome; returns the job's new state, nil when the run no longer held it.
+    func finish(_ queue: PostgresJobQueue, _ job: ClaimedJob, _ outcome: JobOutcome, worker: String) async throws -> JobState? {
+        try await queue.finish([JobFinish(id: job.id, attempt: job.attempt, outcome: outcome)], worker: worker)[job.id]
+    }
+
+    func claimOne(_ queue: PostgresJobQueue, worker: String = "w", lease: Duration = .seconds(30)) async throws -> ClaimedJob? {
+        try await queue.claim(worker: worker, limit: 1, lease: lease, kinds: [PlainJob.kind]).first
+    }
+
     @Test func concurrentClaimersNeverShareAJob() async throws {
         try await withQueue { queue, _ in
-            try await queue.enqueue((0..<200).map { NewJob(kind: "noop", args: .object(["n": .number(Double($0))])) })
+            try await queue.enqueue((0..<200).map { try NewJob(CountedJob(n: $0)) })
             let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
                 for worker in 0..<8 {
                     group.addTask {
@@ -35,80 +55,115 @@ struct JobQueueTests {
         }
     }
 
-    @Test func uniqueKeysHoldOnlyWhileUnfinished() async throws {
+    @Test func argumentsRoundTripTyped() async throws {
         try await withQueue { queue, _ in
-            let first = try await queue.enqueue([NewJob(kind: "k", uniqueKey: "item:1")])
-            #expect(first.count == 1)
-            #expect(try await queue.enqueue([NewJob(kind: "k", uniqueKey: "item:1")]).isEmpty)
-            let job = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
-            #expect(try await queue.enqueue([NewJob(kind: "k", uniqueKey: "item:1")]).isEmpty)
-            #expect(try await queue.complete(id: job.id, worker: "w"))
-            #expect(try await queue.enqueue([NewJob(kind: "k", uniqueKey: "item:1")]).count == 1)
+            try await queue.enqueue([try NewJob(CountedJob(n: 9_007_199_254_740_993))])
+            let job = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["noop"]).first)
+            #expect(try job.decode(CountedJob.self) == CountedJob(n: 9_007_199_254_740_993), "integers never pass through Double")
+            #expect(throws: (any Error).self) { try job.decode(ReconcileWebhookJob.self) }
         }
     }
 
-    @Test func onlyTheLeaseHolderFinishesAJob() async throws {
+    @Test func uniqueKeysHoldOnlyWhileUnfinished() async throws {
         try await withQueue { queue, _ in
-            try await queue.enqueue([NewJob(kind: "k")])
-            let job = try #require(try await queue.claim(worker: "a", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
+            let first = try await queue.enqueue([try NewJob(PlainJob(), uniqueKey: "item:1")])
+            #expect(first.count == 1)
+            #expect(try await queue.enqueue([try NewJob(PlainJob(), uniqueKey: "item:1")]).isEmpty)
+            #expect(try await queue.enqueue([try NewJob(PlainJob(), uniqueKey: "item:1"), try NewJob(PlainJob(), uniqueKey: "item:2"),
+                                             try NewJob(PlainJob(), uniqueKey: "item:2")]).count == 1, "one statement, repeats skipped")
+            let job = try #require(try await claimOne(queue))
+            #expect(try await queue.enqueue([try NewJob(PlainJob(), uniqueKey: "item:1")]).isEmpty)
+            #expect(try await finish(queue, job, .completed, worker: "w") == .completed)
+            #expect(try await queue.enqueue([try NewJob(PlainJob(), uniqueKey: "item:1")]).count == 1)
+        }
+    }
+
+    @Test func onlyTheLeaseHolderOfThatRunFinishesAJob() async throws {
+        try await withQueue { queue, _ in
+            try await queue.enqueue([try NewJob(PlainJob())])
+            let job = try #require(try await claimOne(queue, worker: "a"))
             #expect(job.attempt == 1)
-            #expect(try await queue.complete(id: job.id, worker: "b") == false)
-            #expect(try await queue.extendLease(id: job.id, worker: "b", lease: .seconds(30)) == false)
-            #expect(try await queue.extendLease(id: job.id, worker: "a", lease: .seconds(30)))
-            #expect(try await queue.complete(id: job.id, worker: "a"))
-            #expect(try await queue.complete(id: job.id, worker: "a") == false)
+            #expect(try await finish(queue, job, .completed, worker: "b") == nil)
+            #expect(try await queue.heartbeat(ids: [job.id], worker: "b", lease: .seconds(30)).isEmpty)
+            #expect(try await queue.heartbeat(ids: [job.id], worker: "a", lease: .seconds(30)) == [job.id])
+            var earlierRun = job
+            earlierRun.attempt = 0
+            #expect(try await finish(queue, earlierRun, .completed, worker: "a") == nil, "another run's outcome is refused")
+            #expect(try await finish(queue, job, .completed, worker: "a") == .completed)
+            #expect(try await finish(queue, job, .completed, worker: "a") == nil)
         }
     }
 
     @Test func failuresRetryThenDieAndSnoozesSpendNoAttempt() async throws {
         try await withQueue { queue, db in
-            try await queue.enqueue([NewJob(kind: "k", maxAttempts: 2)])
-            var job = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
-            #expect(try await queue.snooze(id: job.id, worker: "w", delay: .zero))
-            job = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
+            try await queue.enqueue([try NewJob(PlainJob(), maxAttempts: 2)])
+            var job = try #require(try await claimOne(queue))
+            #expect(try await finish(queue, job, .snooze(.zero), worker: "w") == .retryable)
+            job = try #require(try await claimOne(queue))
             #expect(job.attempt == 1)
-            #expect(try await queue.fail(id: job.id, worker: "w", error: "boom 1", delay: .seconds(3600)) == .retryable)
-            #expect(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).isEmpty)
+            #expect(try await finish(queue, job, .retry(error: "boom 1", delay: .seconds(3600)), worker: "w") == .retryable)
+            #expect(try await claimOne(queue) == nil)
             #expect(try await queue.retry(id: job.id) == .scheduled)
-            job = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
+            job = try #require(try await claimOne(queue))
             #expect(job.attempt == 2)
-            #expect(try await queue.fail(id: job.id, worker: "w", error: "boom 2", delay: .zero) == .dead)
+            #expect(try await finish(queue, job, .retry(error: "boom\0 2", delay: .zero), worker: "w") == .dead)
             let record = try #require(try await queue.list(state: .dead, limit: 10).first)
-            #expect(record.errorCount == 2 && record.lastError == "boom 2")
+            #expect(record.errorCount == 2 && record.lastError == "boom\u{FFFD} 2", "a NUL in an error cannot stop the record")
             #expect(try await queue.retry(id: job.id) == .scheduled)
             #expect(try await TestDatabase.scalar(db, "SELECT max_attempts FROM jobs") == 3)
             #expect(try await queue.retry(id: 999_999) == .notFound)
-            let again = try #require(try await queue.claim(worker: "w", limit: 1, lease: .seconds(30), kinds: ["k"]).first)
-            try await queue.complete(id: again.id, worker: "w")
-            #expect(try await queue.retry(id: job.id) == .notRetryable(state: "completed"))
+            let again = try #require(try await claimOne(queue))
+            #expect(try await finish(queue, again, .completed, worker: "w") == .completed)
+            #expect(try await queue.retry(id: job.id) == .notRetryable(state: .completed))
         }
     }
 
     @Test func expiredLeasesAreRescuedAndOldJobsPruned() async throws {
         try await withQueue { queue, db in
-            try await queue.enqueue([NewJob(kind: "k"), NewJob(kind: "k", maxAttempts: 1)])
+            try await queue.enqueue([try NewJob(PlainJob()), try NewJob(PlainJob(), maxAttempts: 1)])
             let jobs = try await queue.claim(worker: "dead-worker", limit: 2, lease: .milliseconds(200), kinds: ["k"])
             #expect(jobs.count == 2)
             try await Task.sleep(for: .milliseconds(400))
-            #expect(try await queue.rescueExpiredLeases() == 2)
+            #expect(try await queue.rescueExpiredLeases(maxCrashes: 3) == .init(retried: 1, dead: 1))
             // The one with attempts left is claimable again; the other is dead.
             let again = try await queue.claim(worker: "live-worker", limit: 5, lease: .seconds(30), kinds: ["k"])
             #expect(again.count == 1)
-            #expect(again.first?.attempt == 2)
+            #expect(again.first?.attempt == 2 && again.first?.crashes == 1)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE errors::text LIKE '%lease expired%'") == 2)
-            try await queue.complete(id: again[0].id, worker: "live-worker")
+            #expect(try await finish(queue, again[0], .completed, worker: "live-worker") == .completed)
             #expect(try await queue.prune(completedOlderThan: .seconds(3600), deadOlderThan: .seconds(3600)) == 0)
             #expect(try await queue.prune(completedOlderThan: .zero, deadOlderThan: .zero) == 2)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs") == 0)
         }
     }
 
-    @Test func insertingAJobNotifiesListeners() async throws {
+    /// A job that takes its worker down every time (a poison job) is handed out
+    /// `maxCrashes` times, then it is dead with the reason, instead of killing every worker.
+    @Test func aJobWhoseWorkerKeepsDyingGoesDead() async throws {
+        try await withQueue { queue, _ in
+            try await queue.enqueue([try NewJob(PlainJob(), maxAttempts: 25)])
+            for round in 1...3 {
+                let job = try #require(try await claimOne(queue, worker: "victim-\(round)", lease: .milliseconds(100)))
+                #expect(job.crashes == round - 1)
+                try await Task.sleep(for: .milliseconds(250))
+                let rescue = try await queue.rescueExpiredLeases(maxCrashes: 3)
+                #expect(rescue == (round < 3 ? .init(retried: 1, dead: 0) : .init(retried: 0, dead: 1)))
+            }
+            #expect(try await claimOne(queue) == nil)
+            let record = try #require(try await queue.list(state: .dead, limit: 1).first)
+            #expect(record.crashes == 3)
+            #expect(record.lastError == "worker died while running it 3 times")
+            #expect(try await queue.retry(id: record.id) == .scheduled, "a redrive forgives the crashes")
+            #expect(try await claimOne(queue)?.crashes == 0)
+        }
+    }
+
+    @Test func enqueueingNotifiesListeners() async throws {
         try await TestDatabase.with { db async throws in
             try await TestDatabase.withClient(db) { client async throws in
                 let got = try await client.withConnection { connection in
-                    try await connection.listen(on: "relay_jobs") { notifications in
-                        try await PostgresJobQueueFactory.make(client).enqueue([NewJob(kind: "k")])
+                    try await connection.listen(on: PostgresJobQueue.channel) { notifications in
+                        try await PostgresJobQueueFactory.make(client).enqueue([try NewJob(PlainJob())])
                         for try await _ in notifications { return true }
                         return false
                     }

@@ -120,7 +120,7 @@ struct NotifyTests {
 
                 let target = try #require(failing.first)
                 let outcome = try await TestDatabase.withClient(stack.database) { client in
-                    try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).retry(id: target.id, maxAttempts: 3)
+                    try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).retry(id: target.id)
                 }
                 #expect(outcome == .queued)
                 #expect(try await eventually {

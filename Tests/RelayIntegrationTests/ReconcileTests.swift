@@ -106,13 +106,30 @@ struct ReconcileTests {
         }
     }
 
-    @Test func anItemThatNeverAppearsIsGivenUpOnBoundedly() async throws {
-        try await ReconcileStack.with(env: ["RECONCILE_NOT_FOUND_ATTEMPTS": "3", "JOB_BACKOFF_BASE_MS": "50"]) { stack async throws in
+    @Test func anItemThatNeverAppearsIsGivenUpOnAfterItsWindow() async throws {
+        try await ReconcileStack.with(env: ["NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
             let hint = WebhookFixture.entrupy(#"{"event":"session.completed","id":"ghost-1","entrupy_id":"DOES-NOT-EXIST"}"#)
             #expect(try await stack.relay.post(hint).status == 200)
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'dead'") == 1 })
-            #expect(try await stack.count("SELECT attempt FROM jobs") == 3)
             #expect(try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'failed' AND last_error LIKE '%404%'") == 1)
+            // While inside the window the 404 waited (snoozed) instead of spending attempts.
+            #expect(try await stack.count("SELECT attempt FROM jobs") == 1)
+        }
+    }
+
+    /// Issue 10, defect 3: an item that becomes visible only after the relay gave up on its
+    /// webhook is not lost: Entrupy's redelivery of the same event queues it again.
+    @Test func aRedeliveredHintForAFailedEventQueuesItAgain() async throws {
+        try await ReconcileStack.with(env: ["NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
+            let hint = WebhookFixture.entrupy(#"{"event":"session.completed","id":"late-1","customer_item_id":"sku-late"}"#)
+            #expect(try await stack.relay.post(hint).status == 200)
+            #expect(try await eventually { try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'failed'") == 1 })
+            let id = try await stack.simulator.createItem("sku-late", webhook: false)
+            let again = try await stack.relay.post(hint)
+            #expect(again.status == 200)
+            #expect(try await stack.waitFor(id, result: "needs_review"))
+            #expect(try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'processed' AND duplicates = 1") == 1)
+            #expect(try await stack.count("SELECT count(*) FROM items WHERE customer_item_id = 'sku-late'") == 1)
         }
     }
 

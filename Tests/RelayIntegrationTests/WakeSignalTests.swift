@@ -1,5 +1,5 @@
 import Testing
-@testable import RelayWorker
+@testable import RelayQueue
 
 @Suite("Wake signals")
 struct WakeSignalTests {

@@ -59,11 +59,11 @@ struct RuleMatchingTests {
         let subject = Self.subject(brand: "A&B <x>")
         let planned = DeliveryPlanner.plan(rules: rules, item: EntrupyItem(entrupyID: "E1", customerItemID: "sku-1", result: "authentic",
                                                                                resultFinal: true, brand: "A&B <x>", certificateURL: "https://c.example/1"),
-                                           transitions: [RecordedTransition(itemEventID: 7, transition: subject.transition, occurredAt: subject.occurredAt)])
+                                           transitions: [subject.transition], occurredAt: subject.occurredAt)
         #expect(planned.count == 2)
         let email = planned[0]
         #expect(email.channel == .email)
-        #expect(email.itemEventID == 7 && email.actionIndex == 0 && email.rule == "r")
+        #expect(email.transitionIndex == 0 && email.actionIndex == 0 && email.rule == "r")
         #expect(email.payload["subject"]?.stringValue == "A&B <x> sku-1 is authentic")
         #expect(email.payload["text"]?.stringValue == "result.final needs_review->authentic at 2026-11-18T11:06:40.000Z see https://c.example/1")
         #expect(email.payload["html"]?.stringValue == "<p>A&amp;B &lt;x&gt;</p>")

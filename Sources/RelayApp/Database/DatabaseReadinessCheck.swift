@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayHTTP
 import RelayStore
 

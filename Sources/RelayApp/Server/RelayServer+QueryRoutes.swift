@@ -17,11 +17,9 @@ extension RelayServer {
             limiter: FailedAttemptLimiter(limit: settings.authFailureLimit, window: .seconds(settings.authFailureWindowSeconds)))
         let items = PostgresItemRepository(client: client, logger: logger)
         let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
-        let queue = PostgresJobQueue(client: client, logger: logger)
-        let maxAttempts = settings.deliveryRetrySchedule.maxAttempts
 
-        ItemsAPIController(auth: auth, items: items, queue: queue).addRoutes(to: router)
-        DeliveriesAPIController(auth: auth, deliveries: deliveries, maxAttempts: maxAttempts).addRoutes(to: router)
+        ItemsAPIController(auth: auth, items: items).addRoutes(to: router)
+        DeliveriesAPIController(auth: auth, deliveries: deliveries).addRoutes(to: router)
         EventsAPIController(auth: auth, events: PostgresWebhookEventRepository(
             client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)).addRoutes(to: router)
         SDKAuthorizeController(auth: auth, api: api, users: PostgresSDKUserRepository(client: client, logger: logger))
@@ -29,7 +27,7 @@ extension RelayServer {
         OpenAPIController().addRoutes(to: router)
         ConsoleController(
             auth: auth, tokens: tokens, sessions: PostgresSessionRepository(client: client, logger: logger), items: items,
-            deliveries: deliveries, queue: queue, maxAttempts: maxAttempts,
+            deliveries: deliveries,
             sessionLifetime: .seconds(settings.consoleSessionHours * 3600), secureCookies: settings.consoleSecureCookies
         ).addRoutes(to: router)
     }

@@ -3,6 +3,7 @@ import EntrupyAPI
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayQueue
 import RelayNotify
 import RelayRules
 import RelayStore
@@ -10,14 +11,15 @@ import RelayWorker
 import ServiceLifecycle
 
 /// Everything a worker process runs: the Entrupy API client (with its process-wide rate
-/// budget), the rules, the job worker with the reconcile and deliver handlers, the sweep,
-/// the folding of item count changes, and the SIGHUP rules reloader.
+/// budget), the rules, the reconcile pipeline, the job worker with the reconcile and deliver
+/// handlers, the sweep, the folding of item count changes, and the SIGHUP rules reloader.
 public struct WorkerAssembly {
     public let api: EntrupyAPIClient
     public let queue: PostgresJobQueue
     public let items: PostgresItemRepository
     public let deliveries: PostgresDeliveryRepository
     public let rules: RulesStore
+    public let pipeline: ReconcilePipeline
     public let worker: JobWorker
     public let sweep: SweepService
     public let countFold: CountFoldService
@@ -39,16 +41,8 @@ public struct WorkerAssembly {
         self.rules = rules
         reloader = RulesReloadService(store: rules, logger: logger)
 
-        let schedule = settings.deliveryRetrySchedule
-        let planning = DeliveryPlanning(maxAttempts: schedule.maxAttempts) { item, transitions in
-            DeliveryPlanner.plan(rules: rules.current, item: item, transitions: transitions)
-        }
-        let reconciler = Reconciler(
-            api: api, items: items,
-            configuration: .init(notFoundAttempts: settings.notFoundAttempts,
-                                 notFoundDelay: .milliseconds(max(settings.jobBackoffBaseMilliseconds, 100))),
-            planning: planning, logger: logger
-        )
+        let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
+        self.pipeline = pipeline
 
         let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
         let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout)
@@ -58,7 +52,8 @@ public struct WorkerAssembly {
             pollInterval: .milliseconds(settings.jobPollMilliseconds),
             pruneCompletedAfter: .seconds(settings.pruneCompletedHours * 3600),
             pruneDeadAfter: .seconds(settings.pruneDeadDays * 86_400),
-            backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds)
+            backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds),
+            maxCrashes: settings.jobMaxCrashes
         )
         let delivery = DeliveryHandler(
             deliveries: deliveries,
@@ -66,12 +61,17 @@ public struct WorkerAssembly {
             callbacks: CallbackDeliverer(
                 sender: CallbackSender(http: callbackHTTP, timeout: callbackTimeout, allowPrivate: settings.allowPrivateCallbacks),
                 rules: rules),
-            schedule: schedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
+            schedule: settings.deliveryRetrySchedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
             workerID: configuration.workerID, logger: logger
         )
+        let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
         worker = JobWorker(
-            queue: queue, client: client,
-            handlers: [ReconcileWebhookHandler(reconciler: reconciler, items: items), ReconcileItemHandler(reconciler: reconciler), delivery],
+            queue: queue,
+            handlers: [
+                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.notFoundWindowSeconds))),
+                AnyJobHandler(ReconcileItemHandler(pipeline: pipeline)),
+                AnyJobHandler(delivery),
+            ],
             configuration: configuration, logger: logger
         )
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),

@@ -1,16 +1,27 @@
 extension Duration {
-    /// Whole nanoseconds: what swift-metrics timers and NIO time amounts take.
+    /// Whole nanoseconds: what swift-metrics timers and NIO time amounts take. Saturates at
+    /// Int64's range instead of trapping (about 292 years).
     public var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        Self.saturating(components, scale: 1_000_000_000, attosecondsPerUnit: 1_000_000_000)
     }
 
     /// Whole seconds rounded up, at least 1: a `Retry-After` that never asks to come back too early.
     public var retryAfterSeconds: Int {
-        max(1, Int(components.seconds) + (components.attoseconds > 0 ? 1 : 0))
+        let (seconds, attoseconds) = components
+        guard seconds < Int64(Int32.max) else { return Int(Int32.max) }
+        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
     }
 
-    /// Whole milliseconds, for SQL intervals.
+    /// Whole milliseconds, for SQL intervals. Saturates instead of trapping.
     public var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        Self.saturating(components, scale: 1000, attosecondsPerUnit: 1_000_000_000_000_000)
+    }
+
+    private static func saturating(_ components: (seconds: Int64, attoseconds: Int64), scale: Int64, attosecondsPerUnit: Int64) -> Int64 {
+        let limit: Int64 = components.seconds < 0 ? .min : .max
+        let (scaled, overflow) = components.seconds.multipliedReportingOverflow(by: scale)
+        if overflow { return limit }
+        let (total, overflowAgain) = scaled.addingReportingOverflow(components.attoseconds / attosecondsPerUnit)
+        return overflowAgain ? limit : total
     }
 }

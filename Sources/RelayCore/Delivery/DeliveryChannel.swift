@@ -1,5 +1,5 @@
 /// How a notification travels.
-public enum DeliveryChannel: String, Sendable, Codable, CaseIterable {
+public enum DeliveryChannel: String, Sendable, CaseIterable {
     case email
     case webhook
 }

@@ -2,7 +2,9 @@
 /// sends exactly what the first attempt did whatever happens to the rules file meanwhile.
 /// Unique per (transition, rule, action).
 public struct PlannedDelivery: Sendable, Equatable {
-    public var itemEventID: Int64
+    /// The transition that causes it: its position in the list of transitions planned
+    /// together (the store turns it into the timeline row's ID).
+    public var transitionIndex: Int
     public var entrupyID: String
     public var rule: String
     /// The action's position in the rule's `notify` list, from 0.
@@ -15,9 +17,9 @@ public struct PlannedDelivery: Sendable, Equatable {
     /// Names the signing secret (a fingerprint, never the secret) for webhooks.
     public var signingKeyID: String?
 
-    public init(itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel,
+    public init(transitionIndex: Int, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel,
                 target: String, payload: JSONValue, signingKeyID: String?) {
-        self.itemEventID = itemEventID
+        self.transitionIndex = transitionIndex
         self.entrupyID = entrupyID
         self.rule = rule
         self.actionIndex = actionIndex

@@ -1,9 +1,8 @@
 /// `GET /v1/deliveries`: deliveries newest first, by state and item.
 public struct DeliveryListQuery: Sendable, Equatable {
-    public static let states = ["pending", "failed", "delivered", "dead"]
     public static let parameterNames: Set<String> = ["state", "item", "limit", "cursor"]
 
-    public var state: String?
+    public var state: DeliveryState?
     /// An Entrupy ID.
     public var item: String?
     public var limit = 20
@@ -14,7 +13,7 @@ public struct DeliveryListQuery: Sendable, Equatable {
     public static func parse(_ pairs: [(String, String)]) throws(QueryParameterError) -> DeliveryListQuery {
         let parameters = try QueryParameters(pairs, allowed: parameterNames)
         var query = DeliveryListQuery()
-        query.state = try parameters.choice("state", in: states)
+        query.state = try parameters.choice("state", as: DeliveryState.self)
         query.item = try parameters.single("item")
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
         query.cursor = try parameters.cursor(timed: false)

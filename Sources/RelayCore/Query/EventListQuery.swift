@@ -2,12 +2,11 @@ import Foundation
 
 /// `GET /v1/events`: received webhooks, newest first.
 public struct EventListQuery: Sendable, Equatable {
-    public static let states = ["queued", "unrecognised", "unparseable", "processed", "failed"]
     public static let parameterNames: Set<String> = [
         "state", "event_type", "entrupy_id", "customer_item_id", "since", "until", "limit", "cursor",
     ]
 
-    public var states: [String] = []
+    public var states: [WebhookEventState] = []
     public var eventTypes: [String] = []
     public var entrupyIDs: [String] = []
     public var customerItemIDs: [String] = []
@@ -26,7 +25,7 @@ public struct EventListQuery: Sendable, Equatable {
     public static func parse(_ pairs: [(String, String)]) throws(QueryParameterError) -> EventListQuery {
         let parameters = try QueryParameters(pairs, allowed: parameterNames)
         var query = EventListQuery()
-        query.states = try parameters.values("state", in: states)
+        query.states = try parameters.values("state", as: WebhookEventState.self)
         query.eventTypes = try parameters.values("event_type")
         query.entrupyIDs = try parameters.values("entrupy_id")
         query.customerItemIDs = try parameters.values("customer_item_id")

@@ -65,6 +65,18 @@ public struct QueryParameters: Sendable {
         return values
     }
 
+    /// Every value of `name` read as one of an enum's cases (its raw values are the choices).
+    public func values<Choice: RawRepresentable & CaseIterable>(_ name: String, as type: Choice.Type) throws(QueryParameterError) -> [Choice]
+    where Choice.RawValue == String {
+        try values(name, in: Choice.allCases.map(\.rawValue)).compactMap(Choice.init(rawValue:))
+    }
+
+    /// The single value of `name` read as one of an enum's cases.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, as type: Choice.Type) throws(QueryParameterError) -> Choice?
+    where Choice.RawValue == String {
+        try choice(name, in: Choice.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
+    }
+
     /// Refuses a time range that ends before it starts (`until` is exclusive, so equal is empty too).
     public static func checkOrder(since: Date?, until: Date?) throws(QueryParameterError) {
         if let since, let until, until <= since { throw QueryParameterError("until", "must be later than since") }

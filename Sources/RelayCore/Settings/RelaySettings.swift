@@ -26,7 +26,10 @@ public struct RelaySettings: Sendable {
     public var jobPollMilliseconds: Int
     public var jobBackoffBaseMilliseconds: Int
     public var reconcileMaxAttempts: Int
-    public var notFoundAttempts: Int
+    /// How long after a webhook an item the API does not know yet is still asked for.
+    public var notFoundWindowSeconds: Int
+    /// Runs whose worker died before a job is dead instead of handed to the next worker.
+    public var jobMaxCrashes: Int
     public var sweepIntervalSeconds: Int
     public var sweepAgeSeconds: Int
     public var pruneCompletedHours: Int
@@ -114,7 +117,8 @@ public struct RelaySettings: Sendable {
         jobPollMilliseconds = try reader.integer("JOB_POLL_MS", default: 1_000, range: 10...60_000)
         jobBackoffBaseMilliseconds = try reader.integer("JOB_BACKOFF_BASE_MS", default: 1_000, range: 1...3_600_000)
         reconcileMaxAttempts = try reader.integer("RECONCILE_MAX_ATTEMPTS", default: 25, range: 1...1_000)
-        notFoundAttempts = try reader.integer("RECONCILE_NOT_FOUND_ATTEMPTS", default: 6, range: 1...100)
+        notFoundWindowSeconds = try reader.integer("NOT_FOUND_WINDOW_SECONDS", default: 1800, range: 0...604_800)
+        jobMaxCrashes = try reader.integer("JOB_MAX_CRASHES", default: 3, range: 1...100)
         sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)
         sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)

@@ -26,7 +26,7 @@ public enum WebhookPayloadParser {
     public static func parse(body: [UInt8], headers: [String: String]) -> ParsedWebhook {
         let digest = HexBytes.encode(SHA256.hash(data: body))
         let headerEventID = headers["webhook-id"].flatMap(clean)
-        func result(_ ids: WebhookIdentifiers, _ state: WebhookParseState, _ error: String?) -> ParsedWebhook {
+        func result(_ ids: WebhookIdentifiers, _ state: WebhookEventState, _ error: String?) -> ParsedWebhook {
             let key = ids.eventID.map { "id:" + $0 } ?? "sha256:" + digest
             return ParsedWebhook(identifiers: ids, state: state, dedupKey: key, bodySHA256: digest, parseError: error)
         }

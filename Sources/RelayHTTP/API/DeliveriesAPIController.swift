@@ -8,12 +8,10 @@ import RelayStore
 public struct DeliveriesAPIController: Sendable {
     let auth: BearerAuthenticator
     let deliveries: PostgresDeliveryRepository
-    let maxAttempts: Int
 
-    public init(auth: BearerAuthenticator, deliveries: PostgresDeliveryRepository, maxAttempts: Int) {
+    public init(auth: BearerAuthenticator, deliveries: PostgresDeliveryRepository) {
         self.auth = auth
         self.deliveries = deliveries
-        self.maxAttempts = maxAttempts
     }
 
     public func addRoutes(to router: Router<RelayRequestContext>) {
@@ -24,7 +22,7 @@ public struct DeliveriesAPIController: Sendable {
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         _ = try await auth.caller(request, context: context, needs: .readDeliveries)
         let query = try request.query(DeliveryListQuery.parse)
-        let page = try await deliveries.list(state: query.state.flatMap(DeliveryState.init(rawValue:)), entrupyID: query.item,
+        let page = try await deliveries.list(state: query.state, entrupyID: query.item,
                                              cursor: query.cursor, limit: query.limit + 1)
         let (shown, next) = PageCursor.page(page, limit: query.limit, id: \.id)
         return JSONResponse.make(.object([
@@ -37,7 +35,7 @@ public struct DeliveriesAPIController: Sendable {
         let caller = try await auth.caller(request, context: context, needs: .retryDeliveries)
         let text = try context.parameters.require("id")
         guard let id = Int64(text), id > 0 else { throw APIError(.badRequest, "parameter \"id\": must be a delivery ID (a positive whole number)") }
-        let outcome = try await deliveries.retry(id: id, maxAttempts: maxAttempts)
+        let outcome = try await deliveries.retry(id: id)
         switch outcome {
         case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         case .alreadyDelivered: throw APIError(.conflict, "delivery \(id) was already delivered")

@@ -8,12 +8,10 @@ import RelayStore
 public struct ItemsAPIController: Sendable {
     let auth: BearerAuthenticator
     let items: PostgresItemRepository
-    let queue: PostgresJobQueue
 
-    public init(auth: BearerAuthenticator, items: PostgresItemRepository, queue: PostgresJobQueue) {
+    public init(auth: BearerAuthenticator, items: PostgresItemRepository) {
         self.auth = auth
         self.items = items
-        self.queue = queue
     }
 
     public func addRoutes(to router: Router<RelayRequestContext>) {
@@ -39,12 +37,12 @@ public struct ItemsAPIController: Sendable {
         let caller = try await auth.caller(request, context: context, needs: .reconcileItems)
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
-        let queued = try await queue.enqueue([.reconcileItem(entrupyID: detail.entrupyID, source: .manual)])
+        let queued = try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)
         context.logger.info("api: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(caller.name)"])
         return JSONResponse.make(.object([
             "entrupy_id": .string(detail.entrupyID),
-            "job_id": queued.first.map { .number(Double($0)) } ?? .null,
-            "message": .string(queued.isEmpty ? "a fetch of this item is already queued" : "the item will be fetched again now"),
+            "job_id": queued.map { .number(Double($0)) } ?? .null,
+            "message": .string(queued == nil ? "a fetch of this item is already queued" : "the item will be fetched again now"),
         ]), status: .accepted)
     }
 

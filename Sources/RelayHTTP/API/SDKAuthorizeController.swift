@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import RelayCore
+import RelayDatabase
 import RelayStore
 
 /// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,

@@ -48,7 +48,7 @@ extension ConsoleController {
         }
         guard let id = Int64(try context.parameters.require("id")), id > 0 else { throw APIError(.badRequest, "no such delivery") }
         guard let delivery = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }
-        let outcome = try await deliveries.retry(id: id, maxAttempts: maxAttempts)
+        let outcome = try await deliveries.retry(id: id)
         context.logger.info("console: delivery retry", metadata: ["delivery_id": "\(id)", "by": "\(session.caller.name)", "outcome": "\(outcome)"])
         let done = switch outcome {
         case .queued: "retried"
@@ -66,7 +66,7 @@ extension ConsoleController {
         }
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw APIError(.notFound, "no such item") }
-        try await queue.enqueue([.reconcileItem(entrupyID: detail.entrupyID, source: .manual)])
+        try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)
         context.logger.info("console: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(session.caller.name)"])
         return Self.redirect("/console/items/\(FormURLEncoding.escape(detail.entrupyID))?done=reconciling")
     }

@@ -20,22 +20,18 @@ public struct ConsoleController: Sendable {
     let sessions: PostgresSessionRepository
     let items: PostgresItemRepository
     let deliveries: PostgresDeliveryRepository
-    let queue: PostgresJobQueue
-    let maxAttempts: Int
     let sessionLifetime: Duration
     let secureCookies: Bool
     let library: MustacheLibrary
 
     public init(auth: BearerAuthenticator, tokens: PostgresTokenRepository, sessions: PostgresSessionRepository,
-                items: PostgresItemRepository, deliveries: PostgresDeliveryRepository, queue: PostgresJobQueue,
-                maxAttempts: Int, sessionLifetime: Duration, secureCookies: Bool) {
+                items: PostgresItemRepository, deliveries: PostgresDeliveryRepository,
+                sessionLifetime: Duration, secureCookies: Bool) {
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
         self.items = items
         self.deliveries = deliveries
-        self.queue = queue
-        self.maxAttempts = maxAttempts
         self.sessionLifetime = sessionLifetime
         self.secureCookies = secureCookies
         library = ConsoleTemplates.library

@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import RelayCore
+import RelayDatabase
 import RelayStore
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.

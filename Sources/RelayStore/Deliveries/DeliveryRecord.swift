@@ -14,7 +14,10 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var signingKeyID: String?
     public var idempotencyKey: String
     public var state: DeliveryState
+    /// Attempts made so far, across redrives.
     public var attempts: Int
+    /// Attempts made before the latest redrive: the retry schedule counts from here.
+    public var scheduleBase: Int
     public var lastError: String?
     public var nextAttemptAt: Date?
     public var createdAt: Date

@@ -2,10 +2,10 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayQueue
 
 /// The outbox on PostgreSQL: deliveries, their attempts, and the `deliver` jobs that run them.
 public struct PostgresDeliveryRepository: Sendable {
-    public static let jobKind = "deliver"
 
     let client: PostgresClient
     let logger: Logger
@@ -15,29 +15,30 @@ public struct PostgresDeliveryRepository: Sendable {
         self.logger = logger
     }
 
-    /// Inserts planned deliveries and their jobs inside the caller's transaction. The unique
-    /// (transition, rule, action) key makes a repeat a no-op; returns how many were new.
+    /// Inserts planned deliveries and their jobs inside the caller's transaction.
+    /// `itemEventIDs` are the timeline rows of the transitions the deliveries were planned
+    /// for, by `transitionIndex`. The unique (transition, rule, action) key makes a repeat a
+    /// no-op; returns how many were new.
     @discardableResult
-    public static func insert(_ planned: [PlannedDelivery], maxAttempts: Int, on connection: PostgresConnection,
+    public static func insert(_ planned: [PlannedDelivery], itemEventIDs: [Int64], on connection: PostgresConnection,
                               logger: Logger) async throws -> Int {
-        var created = 0
-        for delivery in planned {
-            let rows = try await connection.query("""
-                WITH created AS (
-                    INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
-                    VALUES (\(delivery.itemEventID), \(delivery.entrupyID), \(delivery.rule), \(delivery.actionIndex),
-                            \(delivery.channel.rawValue), \(delivery.target), \(delivery.payload.jsonText)::jsonb, \(delivery.signingKeyID))
-                    ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
-                    RETURNING id),
-                queued AS (
-                    INSERT INTO jobs (kind, args, unique_key, max_attempts)
-                    SELECT \(jobKind), jsonb_build_object('delivery_id', id), 'delivery:' || id, \(maxAttempts) FROM created
-                    RETURNING 1)
-                SELECT count(*)::int FROM created
-                """, logger: logger)
-            for try await count in rows.decode(Int.self) { created += count }
-        }
-        return created
+        let rows = planned.filter { itemEventIDs.indices.contains($0.transitionIndex) }
+        guard !rows.isEmpty else { return 0 }
+        let created = try await connection.query("""
+            INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
+            SELECT item_event_id, entrupy_id, rule, action_index, channel, target, payload::jsonb, nullif(signing_key_id, '')
+            FROM unnest(\(rows.map { itemEventIDs[$0.transitionIndex] })::bigint[], \(rows.map(\.entrupyID))::text[],
+                        \(rows.map(\.rule))::text[], \(rows.map(\.actionIndex))::int[], \(rows.map(\.channel.rawValue))::text[],
+                        \(rows.map(\.target))::text[], \(rows.map(\.payload.jsonText))::text[], \(rows.map { $0.signingKeyID ?? "" })::text[])
+                 WITH ORDINALITY AS input (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)
+            ORDER BY position
+            ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
+            RETURNING id
+            """, logger: logger)
+        var jobs: [NewJob] = []
+        for try await id in created.decode(Int64.self) { jobs.append(try DeliverJob(deliveryID: id).job()) }
+        try await PostgresJobQueue.enqueue(jobs, on: connection, logger: logger)
+        return jobs.count
     }
 
     public func delivery(id: Int64) async throws -> DeliveryRecord? {
@@ -54,23 +55,23 @@ public struct PostgresDeliveryRepository: Sendable {
         let rows = try await client.query("""
             SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                    d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-                   d.delivered_at, e.kind
+                   d.delivered_at, e.kind, d.schedule_base
             FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
             WHERE (\(id)::bigint IS NULL OR d.id = \(id))
-              AND (\(state?.rawValue)::text IS NULL OR d.state = \(state?.rawValue))
+              AND (\(state)::text IS NULL OR d.state = \(state))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
               AND (\(before)::bigint IS NULL OR d.id < \(before))
             ORDER BY d.id DESC LIMIT \(limit)
             """, logger: logger)
         var records: [DeliveryRecord] = []
         for try await (id, eventID, entrupyID, rule, index, channel, target, payload, keyID, key, state, attempts, lastError,
-                       next, created, delivered, kind)
-            in rows.decode((Int64, Int64, String, String, Int, String, String, String, String?, String, String, Int, String?,
-                            Date?, Date, Date?, String).self) {
+                       next, created, delivered, kind, scheduleBase)
+            in rows.decode((Int64, Int64, String, String, Int, DeliveryChannel, String, String, String?, String, DeliveryState, Int,
+                            String?, Date?, Date, Date?, String, Int).self) {
             records.append(DeliveryRecord(
                 id: id, itemEventID: eventID, entrupyID: entrupyID, rule: rule, actionIndex: index,
-                channel: DeliveryChannel(rawValue: channel) ?? .webhook, target: target, payload: JSONValue(jsonText: payload) ?? .null,
-                signingKeyID: keyID, idempotencyKey: key, state: DeliveryState(rawValue: state) ?? .pending, attempts: attempts,
+                channel: channel, target: target, payload: JSONValue(jsonText: payload) ?? .null,
+                signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
                 lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind))
         }
         return records
@@ -96,69 +97,38 @@ public struct PostgresDeliveryRepository: Sendable {
             """, logger: logger)
         var attempts: [Int64: [DeliveryAttempt]] = [:]
         for try await (id, attempt, started, duration, outcome, status, reply, error, excerpt, worker)
-            in rows.decode((Int64, Int, Date, Int, String, Int?, String?, String?, String?, String?).self) {
+            in rows.decode((Int64, Int, Date, Int, DeliveryState, Int?, String?, String?, String?, String?).self) {
             attempts[id, default: []].append(DeliveryAttempt(
                 attempt: attempt, startedAt: started, durationMilliseconds: duration,
-                outcome: DeliveryState(rawValue: outcome) ?? .failed, statusCode: status,
+                outcome: outcome, statusCode: status,
                 smtpReply: reply, error: error, responseExcerpt: excerpt, worker: worker))
         }
         return attempts
     }
 
-    /// Stores an attempt and the delivery's new state together. `retryIn` is the wait before
-    /// the next attempt when the outcome is `failed`.
-    public func record(_ attempt: DeliveryAttempt, deliveryID: Int64, retryIn: Duration?) async throws {
-        try await client.withTransaction(logger: logger) { tx in
-            try await tx.query("""
-                INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
-                                               error, response_excerpt, worker)
-                VALUES (\(deliveryID), \(attempt.attempt), \(attempt.startedAt), \(attempt.durationMilliseconds),
-                        \(attempt.outcome.rawValue), \(attempt.statusCode), \(attempt.smtpReply.map { String($0.prefix(1000)) }),
-                        \(attempt.error.map { String($0.prefix(2000)) }), \(attempt.responseExcerpt), \(attempt.worker))
-                """, logger: logger)
-            try await tx.query("""
-                UPDATE deliveries SET state = \(attempt.outcome.rawValue), attempts = attempts + 1,
-                       last_error = \(attempt.error.map { String($0.prefix(2000)) }),
-                       next_attempt_at = CASE WHEN \(attempt.outcome == .failed)
-                           THEN now() + \(retryIn?.milliseconds ?? 0) * interval '1 millisecond' END,
-                       delivered_at = CASE WHEN \(attempt.outcome == .delivered) THEN now() ELSE delivered_at END,
-                       updated_at = now()
-                WHERE id = \(deliveryID)
-                """, logger: logger)
-        }
-    }
-
-    /// Attempts a delivery again now, keeping its idempotency key: a waiting retry is moved to
-    /// now; a dead (or stranded) delivery gets a new job with a fresh set of attempts.
-    public func retry(id: Int64, maxAttempts: Int) async throws -> DeliveryRetryResult {
+    /// Attempts a delivery again now, keeping its idempotency key (a redrive): a waiting retry
+    /// is moved to now; a dead (or stranded) delivery starts the retry schedule afresh with a
+    /// new job. The attempt count goes on, so attempt numbers never repeat.
+    public func retry(id: Int64) async throws -> DeliveryRetryResult {
         try await client.withTransaction(logger: logger) { tx in
             let rows = try await tx.query("SELECT state FROM deliveries WHERE id = \(id) FOR UPDATE", logger: logger)
             var state: DeliveryState?
-            for try await value in rows.decode(String.self) { state = DeliveryState(rawValue: value) }
+            for try await value in rows.decode(DeliveryState.self) { state = value }
             guard let state else { return .notFound }
             if state == .delivered { return .alreadyDelivered }
-            let key = "delivery:\(id)"
-            let jobs = try await tx.query("""
-                SELECT state FROM jobs WHERE unique_key = \(key) AND state NOT IN ('completed', 'dead') FOR UPDATE
-                """, logger: logger)
-            var jobState: String?
-            for try await value in jobs.decode(String.self) { jobState = value }
-            if jobState == "running" { return .inFlight }
-            if jobState != nil {
+            switch try await PostgresJobQueue.runNow(uniqueKey: DeliverJob.uniqueKey(deliveryID: id), on: tx, logger: logger) {
+            case .running?:
+                return .inFlight
+            case .some:
+                try await tx.query("UPDATE deliveries SET next_attempt_at = now(), updated_at = now() WHERE id = \(id)", logger: logger)
+            case nil:
                 try await tx.query("""
-                    UPDATE jobs SET scheduled_at = now() WHERE unique_key = \(key) AND state IN ('available', 'retryable')
+                    UPDATE deliveries SET state = CASE WHEN state = 'dead' THEN 'pending' ELSE state END,
+                           schedule_base = attempts, next_attempt_at = now(), updated_at = now()
+                    WHERE id = \(id)
                     """, logger: logger)
-                try await tx.query("SELECT pg_notify('relay_jobs', '')", logger: logger)
-            } else {
-                try await PostgresJobQueue.enqueue(
-                    [NewJob(kind: Self.jobKind, args: .object(["delivery_id": .number(Double(id))]), uniqueKey: key, maxAttempts: maxAttempts)],
-                    on: tx, logger: logger)
+                try await PostgresJobQueue.enqueue([try DeliverJob(deliveryID: id).job()], on: tx, logger: logger)
             }
-            try await tx.query("""
-                UPDATE deliveries SET state = CASE WHEN state = 'dead' THEN 'pending' ELSE state END,
-                       next_attempt_at = now(), updated_at = now()
-                WHERE id = \(id)
-                """, logger: logger)
             return .queued
         }
     }

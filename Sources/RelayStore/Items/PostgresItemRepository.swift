@@ -2,11 +2,10 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayQueue
 
-/// Items and their timelines on PostgreSQL. `apply` is the one place an item changes: under a
-/// per-item advisory lock it compares the stored state with the fetched one, stores the new
-/// state and appends the transitions in one transaction, so two workers racing on the same
-/// item record each transition once.
+/// Items and their timelines on PostgreSQL. Items change only through
+/// `PostgresReconcileStore.commit`, which calls the writers here inside its transaction.
 public struct PostgresItemRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -16,101 +15,50 @@ public struct PostgresItemRepository: Sendable {
         self.logger = logger
     }
 
-    /// Stores `item` as observed by a request started at `observedAt`. With `planning`, the
-    /// deliveries the new transitions cause are inserted in the same transaction.
-    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource,
-                      planning: DeliveryPlanning? = nil) async throws -> ApplyResult {
-        try await client.withTransaction(logger: logger) { tx in
-            try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(\(item.entrupyID), 7361))", logger: logger)
-            let rows = try await tx.query("""
-                SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(item.entrupyID)
-                """, logger: logger)
-            var stored: (snapshot: ItemSnapshot, fetchedAt: Date)?
-            for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
-                stored = (ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt)
-            }
-            if let stored, stored.fetchedAt > observedAt {
-                try await recordReconciliation(of: item.entrupyID, source: source, outcome: "stale", transitions: 0, on: tx)
-                try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
-                return ApplyResult(transitions: [], stale: true, deliveries: 0)
-            }
-            let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
-            // Any transition implies a different snapshot, so this alone says whether the state changed.
-            let changed = stored?.snapshot != item.snapshot
-            try await tx.query("""
-                INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
-                                   brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
-                VALUES (\(item.entrupyID), \(item.customerItemID), \(item.result), \(item.resultFinal), \(item.resultHeader),
-                        \(item.resultMessage), \(item.flag), \(item.brand), \(item.model), \(item.category), \(item.username),
-                        \(item.certificateURL), \(item.submittedAt), \(observedAt), \(item.raw.jsonText)::jsonb)
-                ON CONFLICT (entrupy_id) DO UPDATE SET
-                    customer_item_id = EXCLUDED.customer_item_id, result = EXCLUDED.result,
-                    result_final = EXCLUDED.result_final, result_header = EXCLUDED.result_header,
-                    result_message = EXCLUDED.result_message, flag = EXCLUDED.flag, brand = EXCLUDED.brand,
-                    model = EXCLUDED.model, category = EXCLUDED.category, username = EXCLUDED.username,
-                    certificate_url = EXCLUDED.certificate_url, submitted_at = EXCLUDED.submitted_at,
-                    fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
-                    updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
-                """, logger: logger)
-            var recorded: [RecordedTransition] = []
-            for transition in transitions {
-                let rows = try await tx.query("""
-                    INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id)
-                    VALUES (\(item.entrupyID), \(transition.kind.rawValue), \(transition.from), \(transition.to),
-                            \(source.label), \(source.webhookEventID))
-                    RETURNING id, occurred_at
-                    """, logger: logger)
-                for try await (id, occurredAt) in rows.decode((Int64, Date).self) {
-                    recorded.append(RecordedTransition(itemEventID: id, transition: transition, occurredAt: occurredAt))
-                }
-            }
-            var deliveries = 0
-            if let planning, !recorded.isEmpty {
-                let planned = planning.plan(item, recorded)
-                deliveries = try await PostgresDeliveryRepository.insert(planned, maxAttempts: planning.maxAttempts, on: tx, logger: logger)
-            }
-            let outcome = stored == nil ? "created" : (changed ? "changed" : "unchanged")
-            try await recordReconciliation(of: item.entrupyID, source: source, outcome: outcome, transitions: transitions.count, on: tx)
-            try await markProcessed(source, entrupyID: item.entrupyID, on: tx)
-            return ApplyResult(transitions: transitions, stale: false, deliveries: deliveries)
-        }
-    }
-
-    /// One row per fetch that reached the store, for the item's timeline.
-    private func recordReconciliation(of entrupyID: String, source: ReconcileSource, outcome: String, transitions: Int,
-                                      on tx: PostgresConnection) async throws {
+    /// Writes the item's current state inside the caller's transaction. Strings are stored
+    /// as `StoredText` (PostgreSQL refuses U+0000 in text and jsonb).
+    static func upsert(_ fetched: EntrupyItem, fetchedAt: Date, changed: Bool, on tx: PostgresConnection, logger: Logger) async throws {
+        let item = fetched.storable
         try await tx.query("""
-            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions)
-            VALUES (\(entrupyID), \(source.label), \(source.webhookEventID), \(outcome), \(transitions))
+            INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
+                               brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
+            VALUES (\(item.entrupyID), \(item.customerItemID), \(item.result), \(item.resultFinal), \(item.resultHeader),
+                    \(item.resultMessage), \(item.flag), \(item.brand), \(item.model), \(item.category), \(item.username),
+                    \(item.certificateURL), \(item.submittedAt), \(fetchedAt), \(item.raw.jsonText)::jsonb)
+            ON CONFLICT (entrupy_id) DO UPDATE SET
+                customer_item_id = EXCLUDED.customer_item_id, result = EXCLUDED.result,
+                result_final = EXCLUDED.result_final, result_header = EXCLUDED.result_header,
+                result_message = EXCLUDED.result_message, flag = EXCLUDED.flag, brand = EXCLUDED.brand,
+                model = EXCLUDED.model, category = EXCLUDED.category, username = EXCLUDED.username,
+                certificate_url = EXCLUDED.certificate_url, submitted_at = EXCLUDED.submitted_at,
+                fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
+                updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
             """, logger: logger)
     }
 
-    private func markProcessed(_ source: ReconcileSource, entrupyID: String, on tx: PostgresConnection) async throws {
-        guard let eventID = source.webhookEventID else { return }
-        try await tx.query("""
-            UPDATE webhook_events SET state = 'processed', processed_at = now(), last_error = NULL,
-                   entrupy_id = coalesce(entrupy_id, \(entrupyID))
-            WHERE id = \(eventID)
+    /// Appends transitions to the item's timeline inside the caller's transaction; returns
+    /// the new rows' IDs in the order of `transitions`.
+    static func appendTimeline(_ transitions: [Transition], of entrupyID: String, at occurredAt: Date, source: ReconcileSource,
+                               on tx: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        guard !transitions.isEmpty else { return [] }
+        let rows = try await tx.query("""
+            INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at)
+            SELECT \(entrupyID), kind, nullif(from_value, ''), nullif(to_value, ''), \(source.label), \(source.webhookEventID),
+                   \(occurredAt)
+            FROM unnest(\(transitions.map(\.kind.rawValue))::text[], \(transitions.map { StoredText.clean($0.from ?? "") })::text[],
+                        \(transitions.map { StoredText.clean($0.to ?? "") })::text[])
+                 WITH ORDINALITY AS t (kind, from_value, to_value, position)
+            ORDER BY position
+            RETURNING id
             """, logger: logger)
+        var ids: [Int64] = []
+        for try await id in rows.decode(Int64.self) { ids.append(id) }
+        return ids.sorted()
     }
 
-    public func webhook(id: Int64) async throws -> PendingWebhook? {
-        let rows = try await client.query("""
-            SELECT id, entrupy_id, customer_item_id, state, received_at FROM webhook_events WHERE id = \(id)
-            """, logger: logger)
-        for try await (id, entrupyID, customerItemID, state, receivedAt) in rows.decode((Int64, String?, String?, String, Date).self) {
-            return PendingWebhook(id: id, entrupyID: entrupyID, customerItemID: customerItemID, state: state, receivedAt: receivedAt)
-        }
-        return nil
-    }
-
-    /// Records why a webhook's reconcile is failing; `final` marks it `failed`.
-    public func noteWebhookError(id: Int64, error: String, final: Bool) async throws {
-        try await client.query("""
-            UPDATE webhook_events SET last_error = \(String(error.prefix(1000))),
-                   state = CASE WHEN \(final) THEN 'failed' ELSE state END
-            WHERE id = \(id)
-            """, logger: logger)
+    /// Queues a re-fetch of the item (support's "fetch again"); nil when one is already queued.
+    public func queueRefetch(entrupyID: String, source: ReconcileSource) async throws -> Int64? {
+        try await PostgresJobQueue(client: client, logger: logger).enqueue([try ReconcileItemJob(entrupyID: entrupyID, source: source).job()]).first
     }
 
     /// Items not settled (result not final, or flagged) whose last fetch is older than `age`.

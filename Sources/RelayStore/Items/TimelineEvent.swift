@@ -31,7 +31,7 @@ public struct TimelineEvent: Sendable, Encodable, Equatable {
     static func merge(_ detail: ItemDetail) -> [TimelineEvent] {
         var events: [TimelineEvent] = []
         for webhook in detail.webhooks ?? [] {
-            var summary = "\(webhook.eventType ?? "webhook") received (\(webhook.state))"
+            var summary = "\(webhook.eventType ?? "webhook") received (\(webhook.state.rawValue))"
             if webhook.duplicates > 0 { summary += ", \(webhook.duplicates) duplicate(s)" }
             events.append(.init(kind: "webhook.received", at: webhook.receivedAt, summary: summary,
                                 webhookEventID: webhook.id, deliveryID: nil, rank: 1))

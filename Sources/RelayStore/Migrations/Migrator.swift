@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 
 /// Applies numbered migrations, each in its own transaction, under a session advisory lock
 /// so that replicas starting together apply each file once. Applied files are recorded with

@@ -3,11 +3,12 @@ import Logging
 import NIOCore
 import PostgresNIO
 import RelayCore
+import RelayQueue
 
-/// `WebhookEventRepository` on PostgreSQL. A whole batch is one statement (and so one
-/// transaction and one commit): new events, their jobs, and duplicate counts together.
+/// `WebhookEventRepository` on PostgreSQL, and the one owner of a stored event's lifecycle
+/// (`WebhookEventState`). A whole batch is one transaction and one commit: new events, their
+/// jobs, and duplicate counts together.
 public struct PostgresWebhookEventRepository: WebhookEventRepository {
-    public static let reconcileJobKind = "reconcile_webhook"
 
     let client: PostgresClient
     let logger: Logger
@@ -26,16 +27,18 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         var unique: [(event: NewWebhookEvent, repeats: Int)] = []
         var slot: [Int] = []
         for event in events {
-            if let index = firstIndex[event.parsed.dedupKey] {
+            let key = StoredText.clean(event.parsed.dedupKey)
+            if let index = firstIndex[key] {
                 unique[index].repeats += 1
                 slot.append(index)
             } else {
-                firstIndex[event.parsed.dedupKey] = unique.count
+                firstIndex[key] = unique.count
                 slot.append(unique.count)
                 unique.append((event, 0))
             }
         }
 
+        func text(_ value: String?) -> String? { StoredText.clean(value, maxCharacters: 10_000) }
         var sql = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: unique.count * 14)
         sql.appendLiteral("""
             WITH input (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
@@ -44,13 +47,13 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         for (index, entry) in unique.enumerated() {
             let e = entry.event
             sql.appendLiteral(index == 0 ? "(" : ",(")
-            sql.appendInterpolation(e.parsed.dedupKey); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.identifiers.eventID); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.identifiers.eventType); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.identifiers.entrupyID); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.identifiers.customerItemID); sql.appendLiteral(",")
+            sql.appendInterpolation(StoredText.clean(e.parsed.dedupKey)); sql.appendLiteral(",")
+            sql.appendInterpolation(text(e.parsed.identifiers.eventID)); sql.appendLiteral(",")
+            sql.appendInterpolation(text(e.parsed.identifiers.eventType)); sql.appendLiteral(",")
+            sql.appendInterpolation(text(e.parsed.identifiers.entrupyID)); sql.appendLiteral(",")
+            sql.appendInterpolation(text(e.parsed.identifiers.customerItemID)); sql.appendLiteral(",")
             sql.appendInterpolation(e.parsed.state.rawValue); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.parseError); sql.appendLiteral(",")
+            sql.appendInterpolation(text(e.parsed.parseError)); sql.appendLiteral(",")
             sql.appendInterpolation(e.verifiedBy.rawValue); sql.appendLiteral(",")
             sql.appendInterpolation(ByteBuffer(bytes: e.body)); sql.appendLiteral(",")
             sql.appendInterpolation(e.parsed.bodySHA256); sql.appendLiteral(",")
@@ -59,45 +62,38 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
             sql.appendInterpolation(e.requestID); sql.appendLiteral(",")
             sql.appendInterpolation(entry.repeats); sql.appendLiteral(")")
         }
+        // A redelivery of an event the worker gave up on queues it again; one still queued
+        // gets its job back if it has none (the unique key keeps it to one).
         sql.appendLiteral("""
-            ),
-            upserted AS (
-                INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
-                    parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
-                    duplicates, last_duplicate_at)
-                SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
-                    verified_by, body, body_sha256, headers, client_address, request_id,
-                    repeats, CASE WHEN repeats > 0 THEN now() END
-                FROM input
-                ON CONFLICT (dedup_key) DO UPDATE
-                    SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now()
-                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted
-            ),
-            enqueued AS (
-                INSERT INTO jobs (kind, max_attempts, args)
-                SELECT
-            """)
-        sql.appendLiteral(" ")
-        sql.appendInterpolation(Self.reconcileJobKind)
-        sql.appendLiteral(", ")
-        sql.appendInterpolation(reconcileMaxAttempts)
-        sql.appendLiteral("""
-                , jsonb_build_object('webhook_event_id', id)
-                FROM upserted WHERE inserted AND state = 'queued'
             )
-            SELECT id, dedup_key, inserted FROM upserted
+            INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
+                parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
+                duplicates, last_duplicate_at)
+            SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
+                verified_by, body, body_sha256, headers, client_address, request_id,
+                repeats, CASE WHEN repeats > 0 THEN now() END
+            FROM input
+            ON CONFLICT (dedup_key) DO UPDATE
+                SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
+                    state = CASE WHEN w.state = 'failed' THEN 'queued' ELSE w.state END
+            RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted
             """)
 
-        let rows = try await client.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-        var byKey: [String: (id: Int64, inserted: Bool)] = [:]
-        for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
-            byKey[key] = (id, inserted)
-        }
-        var seenFirst = Set<Int>()
-        return try events.enumerated().map { position, event in
-            guard let stored = byKey[event.parsed.dedupKey] else { throw StoreError.missingResult }
-            let isFirst = seenFirst.insert(slot[position]).inserted
-            return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
+        return try await client.withTransaction(logger: logger) { tx in
+            let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+            var byKey: [String: (id: Int64, inserted: Bool)] = [:]
+            var jobs: [NewJob] = []
+            for try await (id, key, state, inserted) in rows.decode((Int64, String, WebhookEventState, Bool).self) {
+                byKey[key] = (id, inserted)
+                if state == .queued { jobs.append(try ReconcileWebhookJob(webhookEventID: id).job(maxAttempts: reconcileMaxAttempts)) }
+            }
+            try await PostgresJobQueue.enqueue(jobs, on: tx, logger: logger)
+            var seenFirst = Set<Int>()
+            return try events.enumerated().map { position, event in
+                guard let stored = byKey[StoredText.clean(event.parsed.dedupKey)] else { throw StoreError.missingResult }
+                let isFirst = seenFirst.insert(slot[position]).inserted
+                return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
+            }
         }
     }
 
@@ -108,7 +104,7 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
     /// Newest first (by ID, which follows reception), filtered as `GET /v1/events` asks.
     public func list(_ query: EventListQuery) async throws -> [WebhookEventRecord] {
         let rows = try await client.query(WebhookEventRecord.select("""
-            WHERE (cardinality(\(query.states)::text[]) = 0 OR state = ANY(\(query.states)::text[]))
+            WHERE (cardinality(\(query.states.map(\.rawValue))::text[]) = 0 OR state = ANY(\(query.states.map(\.rawValue))::text[]))
               AND (cardinality(\(query.eventTypes)::text[]) = 0 OR event_type = ANY(\(query.eventTypes)::text[]))
               AND (cardinality(\(query.entrupyIDs)::text[]) = 0 OR entrupy_id = ANY(\(query.entrupyIDs)::text[]))
               AND (cardinality(\(query.customerItemIDs)::text[]) = 0 OR customer_item_id = ANY(\(query.customerItemIDs)::text[]))

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RelayCore
 
 extension WebhookEventRecord {
     /// The columns `records(from:)` reads, in order (a constant: no value is ever spliced in).
@@ -15,7 +16,7 @@ extension WebhookEventRecord {
 
     static func records(from rows: PostgresRowSequence) async throws -> [WebhookEventRecord] {
         var records: [WebhookEventRecord] = []
-        for try await row in rows.decode((Int64, String?, String?, String?, String?, String, Int, String, String?, Int, Date).self) {
+        for try await row in rows.decode((Int64, String?, String?, String?, String?, WebhookEventState, Int, String, String?, Int, Date).self) {
             records.append(WebhookEventRecord(
                 id: row.0, eventType: row.1, eventID: row.2, entrupyID: row.3, customerItemID: row.4, state: row.5,
                 duplicates: row.6, verifiedBy: row.7, clientAddress: row.8, bodyBytes: row.9, receivedAt: row.10

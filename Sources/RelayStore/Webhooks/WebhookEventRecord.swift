@@ -1,13 +1,14 @@
 import Foundation
+import RelayCore
 
 /// A stored webhook as `events list` and the query API show it (no body, no secrets).
-public struct WebhookEventRecord: Sendable, Equatable, Codable {
+public struct WebhookEventRecord: Sendable, Equatable, Encodable {
     public var id: Int64
     public var eventType: String?
     public var eventID: String?
     public var entrupyID: String?
     public var customerItemID: String?
-    public var state: String
+    public var state: WebhookEventState
     public var duplicates: Int
     public var verifiedBy: String
     public var clientAddress: String?
@@ -34,7 +35,7 @@ public struct WebhookEventRecord: Sendable, Equatable, Codable {
         try container.encode(eventID, forKey: .eventID)
         try container.encode(entrupyID, forKey: .entrupyID)
         try container.encode(customerItemID, forKey: .customerItemID)
-        try container.encode(state, forKey: .state)
+        try container.encode(state.rawValue, forKey: .state)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(verifiedBy, forKey: .verifiedBy)
         try container.encode(clientAddress, forKey: .clientAddress)
@@ -42,7 +43,7 @@ public struct WebhookEventRecord: Sendable, Equatable, Codable {
         try container.encode(receivedAt, forKey: .receivedAt)
     }
 
-    public init(id: Int64, eventType: String?, eventID: String?, entrupyID: String?, customerItemID: String?, state: String,
+    public init(id: Int64, eventType: String?, eventID: String?, entrupyID: String?, customerItemID: String?, state: WebhookEventState,
                 duplicates: Int, verifiedBy: String, clientAddress: String?, bodyBytes: Int, receivedAt: Date) {
         self.id = id
         self.eventType = eventType

@@ -2,14 +2,14 @@ import Foundation
 import Logging
 import Metrics
 import RelayCore
+import RelayQueue
 import RelayStore
 
-/// Runs `deliver` jobs: one attempt at one delivery, recorded with its outcome. Retries follow
-/// the delivery schedule (a target's Retry-After wins); when it is spent, or the refusal is
-/// permanent, the delivery is dead until someone retries it.
+/// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
+/// (`DeliveryDecision`) are written with the job's outcome in one transaction: delivered or
+/// dead completes the job; failed reschedules it for the next attempt. A redrive starts a
+/// new job (`PostgresDeliveryRepository.retry`).
 public struct DeliveryHandler: JobHandler {
-    public let kind = PostgresDeliveryRepository.jobKind
-
     let deliveries: PostgresDeliveryRepository
     let email: EmailDeliverer?
     let callbacks: CallbackDeliverer
@@ -29,9 +29,8 @@ public struct DeliveryHandler: JobHandler {
         self.logger = logger
     }
 
-    public func run(_ job: ClaimedJob) async throws -> JobOutcome {
-        guard let id = job.args["delivery_id"]?.int64Value else { return .discard(error: "job has no delivery_id") }
-        guard let delivery = try await deliveries.delivery(id: id) else { return .completed }
+    public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
+        guard let delivery = try await deliveries.delivery(id: args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
 
         let target = Self.limitKey(for: delivery)
@@ -52,38 +51,31 @@ public struct DeliveryHandler: JobHandler {
         }
         let elapsed = ContinuousClock.now - clock
 
-        let retryIn: Duration? = report.result == .transient
-            ? (report.retryAfter.map { min($0, .seconds(86_400)) } ?? schedule.delay(afterAttempt: job.attempt))
-            : nil
-        let state: DeliveryState = switch report.result {
-        case .delivered: .delivered
-        case .permanent: .dead
-        case .transient: retryIn == nil || job.attempt >= job.maxAttempts ? .dead : .failed
-        }
+        let number = delivery.attempts + 1
+        let decision = DeliveryDecision.after(report, attemptInRound: number - delivery.scheduleBase, schedule: schedule)
         let attempt = DeliveryAttempt(
-            attempt: delivery.attempts + 1, startedAt: startedAt, durationMilliseconds: Int(elapsed.milliseconds),
-            outcome: state, statusCode: report.statusCode, smtpReply: report.smtpReply, error: report.error,
+            attempt: number, startedAt: startedAt, durationMilliseconds: Int(clamping: elapsed.milliseconds),
+            outcome: decision.state, statusCode: report.statusCode, smtpReply: report.smtpReply, error: report.error,
             responseExcerpt: report.excerpt, worker: workerID)
-        try await deliveries.record(attempt, deliveryID: id, retryIn: retryIn)
+        let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn)
 
-        Counter(label: "relay_deliveries_total", dimensions: [("channel", delivery.channel.rawValue), ("outcome", state.rawValue)]).increment()
+        Counter(label: "relay_deliveries_total", dimensions: [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
         Metrics.Timer(label: "relay_delivery_duration_seconds", dimensions: [("channel", delivery.channel.rawValue)])
             .recordNanoseconds(elapsed.nanoseconds)
         let metadata: Logger.Metadata = [
-            "delivery_id": "\(id)", "entrupy_id": "\(delivery.entrupyID)", "rule": "\(delivery.rule)",
-            "channel": "\(delivery.channel.rawValue)", "state": "\(state.rawValue)", "attempt": "\(attempt.attempt)",
+            "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID)", "rule": "\(delivery.rule)",
+            "channel": "\(delivery.channel.rawValue)", "state": "\(decision.state.rawValue)", "attempt": "\(number)",
         ]
-        switch state {
-        case .delivered:
-            logger.info("delivered", metadata: metadata)
-            return .completed
+        switch decision.state {
         case .failed:
             logger.warning("delivery attempt failed", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
-            return .retry(error: report.error ?? "failed", delay: retryIn)
+            return JobResult(.snooze(decision.retryIn ?? .seconds(1)), recording: write)
+        case .delivered:
+            logger.info("delivered", metadata: metadata)
         case .dead, .pending:
             logger.error("delivery is dead", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
-            return .discard(error: report.error ?? "dead")
         }
+        return JobResult(.completed, recording: write)
     }
 
     /// Callbacks are limited per host, email per SMTP server (there is one).

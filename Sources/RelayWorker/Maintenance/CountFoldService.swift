@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import RelayCore
+import RelayDatabase
 import RelayStore
 import ServiceLifecycle
 

@@ -15,12 +15,12 @@ public struct Backfiller: Sendable {
     }
 
     let api: EntrupyAPIClient
-    let items: PostgresItemRepository
+    let pipeline: ReconcilePipeline
     let logger: Logger
 
-    public init(api: EntrupyAPIClient, items: PostgresItemRepository, logger: Logger) {
+    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, logger: Logger) {
         self.api = api
-        self.items = items
+        self.pipeline = pipeline
         self.logger = logger
     }
 
@@ -29,7 +29,7 @@ public struct Backfiller: Sendable {
         var query = SearchQuery(limit: 25, startEpoch: Int64(since.timeIntervalSince1970), endEpoch: until.map { Int64($0.timeIntervalSince1970) })
         var seenCursors = Set<String>()
         while true {
-            let observedAt = Date()
+            let observedAt = try await pipeline.clock()
             let page: SearchPage
             do {
                 page = try await api.search(query)
@@ -39,7 +39,7 @@ public struct Backfiller: Sendable {
             }
             summary.pages += 1
             for item in page.items {
-                let result = try await items.apply(item, observedAt: observedAt, source: .backfill)
+                let result = try await pipeline.apply(item, observedAt: observedAt, source: .backfill)
                 summary.items += 1
                 if !result.transitions.isEmpty { summary.changed += 1 }
                 summary.transitions += result.transitions.count

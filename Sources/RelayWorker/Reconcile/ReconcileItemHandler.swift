@@ -1,28 +1,30 @@
+import EntrupyAPI
 import RelayCore
+import RelayQueue
 import RelayStore
 
-/// `reconcile_item {entrupy_id | customer_item_id, source}`: the sweep's and support's re-fetch.
+/// `reconcile_item`: the sweep's and support's re-fetch of an item the relay knows.
 public struct ReconcileItemHandler: JobHandler {
-    public static let kindName = NewJob.reconcileItemKind
-    public let kind = ReconcileItemHandler.kindName
-    let reconciler: Reconciler
+    let pipeline: ReconcilePipeline
 
-    public init(reconciler: Reconciler) {
-        self.reconciler = reconciler
+    public init(pipeline: ReconcilePipeline) {
+        self.pipeline = pipeline
     }
 
-    public static func job(entrupyID: String, source: ReconcileSource) -> NewJob {
-        NewJob.reconcileItem(entrupyID: entrupyID, source: source)
-    }
-
-    public func run(_ job: ClaimedJob) async throws -> JobOutcome {
-        let source: ReconcileSource = job.args["source"]?.stringValue == "manual" ? .manual : .sweep
-        if let id = job.args["entrupy_id"]?.stringValue {
-            return try await reconciler.reconcile(.entrupyID(id), source: source, attempt: job.attempt)
+    public func run(_ args: ReconcileItemJob, context: JobContext) async throws -> JobResult {
+        let target: ReconcilePipeline.Target
+        if let id = args.entrupyID {
+            target = .entrupyID(id)
+        } else if let id = args.customerItemID {
+            target = .customerItemID(id)
+        } else {
+            return .discard(error: "job names no item")
         }
-        if let id = job.args["customer_item_id"]?.stringValue {
-            return try await reconciler.reconcile(.customerItemID(id), source: source, attempt: job.attempt)
+        do {
+            try await pipeline.reconcile(target, source: args.reconcileSource)
+            return .completed
+        } catch let error as EntrupyAPIError {
+            return error.jobResult
         }
-        return .discard(error: "job names no item")
     }
 }

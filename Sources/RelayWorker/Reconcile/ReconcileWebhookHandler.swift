@@ -1,43 +1,61 @@
+import EntrupyAPI
 import Foundation
 import Metrics
 import RelayCore
+import RelayQueue
 import RelayStore
 
-/// `reconcile_webhook {webhook_event_id}`: the follow-up job the receiver enqueues.
+/// `reconcile_webhook`: runs the pipeline for a stored event. An item the API does not know
+/// yet is asked for again, backing off, for `notFoundWindow` after the event arrived (items
+/// can become visible minutes after their webhook); then the event is `failed`, and a
+/// redelivery of it by Entrupy queues it again.
 public struct ReconcileWebhookHandler: JobHandler {
-    public let kind = PostgresWebhookEventRepository.reconcileJobKind
-    let reconciler: Reconciler
-    let items: PostgresItemRepository
+    let pipeline: ReconcilePipeline
+    let events: PostgresWebhookEventRepository
+    let notFoundWindow: Duration
     private let latency = Metrics.Timer(label: "relay_reconcile_latency_seconds")
 
-    public init(reconciler: Reconciler, items: PostgresItemRepository) {
-        self.reconciler = reconciler
-        self.items = items
+    public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration) {
+        self.pipeline = pipeline
+        self.events = events
+        self.notFoundWindow = notFoundWindow
     }
 
-    public func run(_ job: ClaimedJob) async throws -> JobOutcome {
-        guard let eventID = job.args["webhook_event_id"]?.int64Value else {
-            return .discard(error: "job has no webhook_event_id")
+    public func run(_ args: ReconcileWebhookJob, context: JobContext) async throws -> JobResult {
+        guard let event = try await events.pending(id: args.webhookEventID) else {
+            return .discard(error: "webhook event \(args.webhookEventID) no longer exists")
         }
-        guard let event = try await items.webhook(id: eventID) else {
-            return .discard(error: "webhook event \(eventID) no longer exists")
-        }
-        guard event.state != "processed" else { return .completed }
-        let target: Reconciler.Target
+        guard event.state != .processed else { return .completed }
+        let target: ReconcilePipeline.Target
         if let id = event.entrupyID {
             target = .entrupyID(id)
         } else if let id = event.customerItemID {
             target = .customerItemID(id)
         } else {
-            return .discard(error: "webhook event \(eventID) names no item")
+            return .discard(error: "webhook event \(event.id) names no item")
         }
-        let items = self.items
-        let outcome = try await reconciler.reconcile(target, source: .webhook(eventID: eventID), attempt: job.attempt) { message, final in
-            try await items.noteWebhookError(id: eventID, error: message, final: final)
+        do {
+            try await pipeline.reconcile(target, source: .webhook(eventID: event.id))
+            latency.recordNanoseconds(event.age.nanoseconds)
+            return .completed
+        } catch EntrupyAPIError.notFound {
+            let waited = event.age
+            guard waited < notFoundWindow else {
+                let message = "\(EntrupyAPIError.notFound.description) for \(waited.components.seconds) s after the webhook; giving up"
+                try await events.noteError(id: event.id, error: message, final: true)
+                return .discard(error: message)
+            }
+            try await events.noteError(id: event.id, error: EntrupyAPIError.notFound.description, final: false)
+            return .snooze(Self.notFoundDelay(waited: waited))
+        } catch let error as EntrupyAPIError {
+            try await events.noteError(id: event.id, error: error.description, final: context.isLastAttempt)
+            return error.jobResult
         }
-        if outcome == .completed {
-            latency.recordNanoseconds(Int64(Date().timeIntervalSince(event.receivedAt) * 1e9))
-        }
-        return outcome
+    }
+
+    /// The wait before asking again for an item not visible yet: half the time waited so far,
+    /// between 2 seconds and 5 minutes.
+    static func notFoundDelay(waited: Duration) -> Duration {
+        min(max(waited / 2, .seconds(2)), .seconds(300))
     }
 }

@@ -1,5 +1,7 @@
 import Logging
 import RelayCore
+import RelayDatabase
+import RelayQueue
 import RelayStore
 import ServiceLifecycle
 
@@ -39,7 +41,7 @@ public struct SweepService: Service {
     public func sweepOnce() async throws -> Int {
         let due = try await items.unsettled(olderThan: age, limit: 1000)
         guard !due.isEmpty else { return 0 }
-        let created = try await queue.enqueue(due.map { ReconcileItemHandler.job(entrupyID: $0, source: .sweep) })
+        let created = try await queue.enqueue(due.map { try ReconcileItemJob(entrupyID: $0, source: .sweep).job() })
         if !created.isEmpty { logger.info("sweep queued re-fetches", metadata: ["count": "\(created.count)"]) }
         return created.count
     }

@@ -1,5 +1,5 @@
 import PostgresNIO
-import RelayStore
+import RelayQueue
 
 enum PostgresJobQueueFactory {
     static func make(_ client: PostgresClient) -> PostgresJobQueue {

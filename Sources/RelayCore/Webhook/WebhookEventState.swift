@@ -1,6 +1,6 @@
-/// What the receiver could make of a verified body. Every state is stored: a signed event
-/// is never dropped, but only `queued` ones get a reconcile job.
-public enum WebhookParseState: String, Sendable, Codable, CaseIterable {
+/// A stored webhook event's life. The receiver sets the first three; only `queued` ones get a
+/// reconcile job. A signed event is never dropped, whatever state it is in.
+public enum WebhookEventState: String, Sendable, CaseIterable {
     /// JSON object with an Entrupy ID or a customer item ID: a reconcile job was enqueued.
     case queued
     /// Valid JSON object, but none of the known identifier paths held a value.
@@ -9,6 +9,6 @@ public enum WebhookParseState: String, Sendable, Codable, CaseIterable {
     case unparseable
     /// Reconciled by a worker (set later, never by the receiver).
     case processed
-    /// The worker gave up on it (set later, never by the receiver).
+    /// The worker gave up on it (set later, never by the receiver). A redelivery queues it again.
     case failed
 }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// How a worker claims and holds jobs.
+/// How a worker claims, holds and finishes jobs.
 public struct JobWorkerConfiguration: Sendable {
     /// Identifies this worker in leases and error histories.
     public var workerID: String
     /// Jobs run at once by this worker.
     public var concurrency: Int
-    /// How long a claim lasts without renewal; renewed every third of it while the job runs.
+    /// How long a claim lasts without renewal; one heartbeat renews every held lease each third of it.
     public var lease: Duration
     /// Claim attempts happen at least this often even without NOTIFY.
     public var pollInterval: Duration
@@ -17,15 +17,18 @@ public struct JobWorkerConfiguration: Sendable {
     /// Backoff of failed jobs (attempt-based, jittered).
     public var backoffBase: Duration
     public var backoffCap: Duration
+    /// Runs whose worker died (lease expired) before a job is `dead` instead of handed out again.
+    public var maxCrashes: Int
 
     public init(
         workerID: String = JobWorkerConfiguration.defaultWorkerID(),
         concurrency: Int = 16, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
         maintenanceInterval: Duration = .seconds(1), pruneCompletedAfter: Duration = .seconds(86_400),
-        pruneDeadAfter: Duration = .seconds(30 * 86_400), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(3600)
+        pruneDeadAfter: Duration = .seconds(30 * 86_400), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(3600),
+        maxCrashes: Int = 3
     ) {
         self.workerID = workerID
-        self.concurrency = concurrency
+        self.concurrency = max(1, concurrency)
         self.lease = lease
         self.pollInterval = pollInterval
         self.maintenanceInterval = maintenanceInterval
@@ -33,7 +36,16 @@ public struct JobWorkerConfiguration: Sendable {
         self.pruneDeadAfter = pruneDeadAfter
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
+        self.maxCrashes = max(1, maxCrashes)
     }
+
+    /// Under load a worker waits until this many slots are free before it claims again, so
+    /// a claim takes a batch instead of one job at a time; a NOTIFY, an idle worker or the
+    /// poll interval claims for any free slot.
+    var claimBatch: Int { max(1, concurrency / 4) }
+
+    /// Finished runs waiting to be recorded, beyond which no more jobs are claimed.
+    var maxUnrecorded: Int { concurrency * 2 }
 
     public static func defaultWorkerID() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8).lowercased())"

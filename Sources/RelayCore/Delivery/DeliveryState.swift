@@ -1,6 +1,6 @@
 /// Where a delivery stands: `pending` until its first attempt ends, `failed` while it waits
 /// for a retry, then `delivered` or `dead` (retries spent, or a permanent refusal).
-public enum DeliveryState: String, Sendable, Codable, CaseIterable {
+public enum DeliveryState: String, Sendable, CaseIterable {
     case pending
     case failed
     case delivered

@@ -33,4 +33,9 @@ public enum PostgresErrorText {
         }
         return (error as? PSQLError)?.serverInfo?[.sqlState]
     }
+
+    /// Whether the server refused a row for a unique constraint (SQLSTATE 23505).
+    public static func isUniqueViolation(_ error: any Error) -> Bool {
+        sqlState(error) == PostgresError.Code.uniqueViolation.raw
+    }
 }

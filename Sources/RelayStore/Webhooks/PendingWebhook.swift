@@ -1,18 +1,22 @@
 import Foundation
+import RelayCore
 
 /// A stored webhook as the reconciler needs it.
 public struct PendingWebhook: Sendable, Equatable {
     public var id: Int64
     public var entrupyID: String?
     public var customerItemID: String?
-    public var state: String
+    public var state: WebhookEventState
     public var receivedAt: Date
+    /// How long ago it was received, by the database's clock.
+    public var age: Duration
 
-    public init(id: Int64, entrupyID: String?, customerItemID: String?, state: String, receivedAt: Date) {
+    public init(id: Int64, entrupyID: String?, customerItemID: String?, state: WebhookEventState, receivedAt: Date, age: Duration = .zero) {
         self.id = id
         self.entrupyID = entrupyID
         self.customerItemID = customerItemID
         self.state = state
         self.receivedAt = receivedAt
+        self.age = age
     }
 }

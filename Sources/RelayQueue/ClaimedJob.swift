@@ -1,0 +1,24 @@
+/// A job this worker holds a lease on. `attempt` counts this run (from 1); `crashes` counts
+/// earlier runs whose worker died (the lease ran out while it ran).
+public struct ClaimedJob: Sendable, Equatable {
+    public var id: Int64
+    public var kind: String
+    /// The arguments as stored (a JSON object); `decode` reads them as the handler's type.
+    public var args: String
+    public var attempt: Int
+    public var maxAttempts: Int
+    public var crashes: Int
+
+    public init(id: Int64, kind: String, args: String, attempt: Int, maxAttempts: Int, crashes: Int = 0) {
+        self.id = id
+        self.kind = kind
+        self.args = args
+        self.attempt = attempt
+        self.maxAttempts = maxAttempts
+        self.crashes = crashes
+    }
+
+    public func decode<Args: JobArgs>(_ type: Args.Type) throws -> Args {
+        try JobArgsCoding.decode(type, from: args)
+    }
+}

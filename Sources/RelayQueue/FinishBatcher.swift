@@ -1,0 +1,157 @@
+import Logging
+import PostgresNIO
+import RelayDatabase
+import Synchronization
+
+/// Records finished runs in batches: whatever finished while the previous batch was being
+/// written goes into the next one, so under light load a run is recorded at once and under
+/// heavy load one commit serves many. A batch is one statement, or one transaction when
+/// handlers attached writes (`JobRecordWrite`) that must commit with their jobs.
+///
+/// A batch that cannot be written is tried again, with backoff, while its runs' leases are
+/// held (the worker keeps renewing them until they are recorded); past the lease it is
+/// dropped and logged, and the rescue makes the jobs run again: still at least once.
+final class FinishBatcher: Sendable {
+    struct Entry: Sendable {
+        let job: ClaimedJob
+        let finish: JobFinish
+        let record: (any JobRecordWrite)?
+        let addedAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var pending: [Entry] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let client: PostgresClient
+    private let worker: String
+    private let lease: Duration
+    private let logger: Logger
+    /// Called after each attempt at a batch: the entries, and the new state of each job that
+    /// was recorded (absent: lease lost, or the batch was given up).
+    private let onRecorded: @Sendable ([Entry], [Int64: JobState]) -> Void
+    static let maxBatch = 512
+
+    init(client: PostgresClient, worker: String, lease: Duration, logger: Logger,
+         onRecorded: @escaping @Sendable ([Entry], [Int64: JobState]) -> Void) {
+        self.client = client
+        self.worker = worker
+        self.lease = lease
+        self.logger = logger
+        self.onRecorded = onRecorded
+    }
+
+    var unrecorded: Int { state.withLock { $0.pending.count } }
+
+    func add(_ entry: Entry) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.pending.append(entry)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Records batches until `close()` was called and nothing is left.
+    func run() async {
+        while let batch = await nextBatch() {
+            await record(batch)
+        }
+    }
+
+    /// No more runs will be added: `run` returns once the pending ones are recorded.
+    func close() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.closed = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    private func nextBatch() async -> [Entry]? {
+        while true {
+            let batch = state.withLock { state -> [Entry]? in
+                guard !state.pending.isEmpty else { return state.closed ? nil : [] }
+                let count = min(state.pending.count, Self.maxBatch)
+                defer { state.pending.removeFirst(count) }
+                return Array(state.pending.prefix(count))
+            }
+            guard let batch else { return nil }
+            if !batch.isEmpty { return batch }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if !state.pending.isEmpty || state.closed { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    private func record(_ batch: [Entry]) async {
+        var wait = Duration.milliseconds(50)
+        while true {
+            do {
+                let states = try await write(batch)
+                onRecorded(batch, states)
+                return
+            } catch where PostgresErrorText.sqlState(error) != nil {
+                // The server refused the batch itself (not the connection): record each run on
+                // its own, so one bad write cannot hold back the others.
+                if batch.count > 1 {
+                    for entry in batch { await record([entry]) }
+                    return
+                }
+                await recordWithoutWrite(batch[0], refusal: PostgresErrorText.describe(error))
+                return
+            } catch {
+                let oldest = batch.map(\.addedAt).min() ?? .now
+                if ContinuousClock.now - oldest + wait >= lease {
+                    logger.error("recording finished jobs failed; their leases will expire and they will run again",
+                                 metadata: ["count": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))"])
+                    onRecorded(batch, [:])
+                    return
+                }
+                logger.warning("recording finished jobs failed; trying again",
+                               metadata: ["count": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))"])
+                try? await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(2))
+            }
+        }
+    }
+
+    /// The server refused this run's write: record the job as failed instead (it runs again),
+    /// so it is neither lost nor recorded as done without what it did.
+    private func recordWithoutWrite(_ entry: Entry, refusal: String) async {
+        logger.error("the server refused a job's record; the job will run again", metadata: [
+            "job_id": "\(entry.job.id)", "job_kind": "\(entry.job.kind)", "error": "\(refusal)"])
+        var finish = entry.finish
+        finish.outcome = .retry(error: "recording the run failed: \(refusal)", delay: .seconds(5))
+        let states = (try? await client.withConnection { connection in
+            try await PostgresJobQueue.finish([finish], worker: self.worker, on: connection, logger: self.logger)
+        }) ?? [:]
+        onRecorded([entry], states)
+    }
+
+    private func write(_ batch: [Entry]) async throws -> [Int64: JobState] {
+        let runs = batch.map(\.finish)
+        let records = batch.compactMap(\.record)
+        guard !records.isEmpty else {
+            return try await client.withConnection { connection in
+                try await PostgresJobQueue.finish(runs, worker: self.worker, on: connection, logger: self.logger)
+            }
+        }
+        return try await client.withTransaction(logger: logger) { connection in
+            var written = Set<ObjectIdentifier>()
+            for record in records where written.insert(ObjectIdentifier(type(of: record))).inserted {
+                try await type(of: record).writeMatching(records, on: connection, logger: self.logger)
+            }
+            return try await PostgresJobQueue.finish(runs, worker: self.worker, on: connection, logger: self.logger)
+        }
+    }
+}

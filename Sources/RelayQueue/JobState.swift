@@ -1,0 +1,14 @@
+import PostgresNIO
+
+/// A job's life: `available` → `running` → `completed`, or back to `retryable` (scheduled
+/// later) after a failure or a snooze, or `dead` once its attempts or crashes are spent.
+/// Bound to SQL as its raw text, so a state the code does not know fails loudly on decoding
+/// instead of being coerced.
+public enum JobState: String, Sendable, CaseIterable, PostgresCodable {
+    case available, running, retryable, completed, dead
+
+    /// States a worker may claim from.
+    public static let claimable: [JobState] = [.available, .retryable]
+    /// States a job never leaves by itself.
+    public static let finished: [JobState] = [.completed, .dead]
+}

@@ -1,0 +1,223 @@
+import AsyncAlgorithms
+import Logging
+import RelayCore
+import Metrics
+import PostgresNIO
+import RelayDatabase
+import ServiceLifecycle
+import Synchronization
+
+/// Claims jobs and runs them with their handlers. Woken by NOTIFY, and polling at a low rate
+/// besides, so a lost notification only delays. One heartbeat renews the leases of every run
+/// this worker holds; if the process dies the leases run out and any worker's maintenance
+/// pass makes the jobs claimable again (counting the crash). Finished runs are recorded in
+/// batches (`FinishBatcher`). On graceful shutdown it stops claiming, lets running jobs
+/// finish, records them, then returns.
+public final class JobWorker: Service, Sendable {
+    let queue: PostgresJobQueue
+    let handlers: [String: AnyJobHandler]
+    let configuration: JobWorkerConfiguration
+    let logger: Logger
+    let wake = WakeSignal()
+    private let backoff: Backoff
+    private let finisher: FinishBatcher
+    private let state = Shared(RunState())
+
+    private struct RunState {
+        /// Every run this worker holds a lease on: executing, or finished and not yet recorded.
+        var held: [Int64: ClaimedJob] = [:]
+        var executing = 0
+        var notified = false
+        var stopping = false
+    }
+
+    /// Run state shared by reference with the recorder's callback.
+    private final class Shared: Sendable {
+        private let mutex: Mutex<RunState>
+        init(_ value: RunState) { mutex = Mutex(value) }
+        func withLock<T>(_ body: (inout RunState) -> T) -> T { mutex.withLock { body(&$0) } }
+    }
+
+    private let availableGauge = Gauge(label: "relay_jobs_available")
+    private let oldestGauge = Gauge(label: "relay_jobs_oldest_available_seconds")
+    private let runningGauge = Gauge(label: "relay_jobs_running")
+    private let deadGauge = Gauge(label: "relay_jobs_dead")
+
+    public init(queue: PostgresJobQueue, handlers: [AnyJobHandler], configuration: JobWorkerConfiguration, logger: Logger) {
+        self.queue = queue
+        self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
+        self.configuration = configuration
+        self.backoff = Backoff(base: configuration.backoffBase, cap: configuration.backoffCap)
+        var workerLogger = logger
+        workerLogger[metadataKey: "worker"] = .string(configuration.workerID)
+        self.logger = workerLogger
+        let state = self.state
+        let wake = self.wake
+        finisher = FinishBatcher(client: queue.client, worker: configuration.workerID, lease: configuration.lease,
+                                 logger: workerLogger) { [workerLogger] entries, states in
+            state.withLock { run in for entry in entries { run.held[entry.job.id] = nil } }
+            wake.signal()
+            Self.count(entries, states: states, logger: workerLogger)
+        }
+    }
+
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { background in
+                background.addTask { await self.queue.listen { self.state.withLock { $0.notified = true }; self.wake.signal() } }
+                background.addTask { await self.maintenanceLoop() }
+                background.addTask { await self.heartbeatLoop() }
+                let recorder = Task { await self.finisher.run() }
+                await withDiscardingTaskGroup { jobs in
+                    await self.claimLoop(jobs: &jobs)
+                }
+                // Every job has finished: record the last outcomes, then stop the helpers.
+                finisher.close()
+                await recorder.value
+                background.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.state.withLock { $0.stopping = true }
+            self.wake.signal()
+        }
+        logger.info("worker stopped")
+    }
+
+    private var isStopping: Bool { state.withLock { $0.stopping } || Task.isCancelled }
+
+    /// How many jobs to claim now: none while too many runs wait to be recorded; under load
+    /// only once a batch's worth of slots is free, unless woken by NOTIFY or the poll.
+    private func claimSize(polled: Bool) -> Int {
+        let unrecorded = finisher.unrecorded
+        return state.withLock { run -> Int in
+            let free = min(configuration.concurrency - run.executing, configuration.maxUnrecorded - unrecorded)
+            guard free > 0 else { return 0 }
+            let eager = run.notified || polled || run.executing == 0
+            run.notified = false
+            return eager || free >= configuration.claimBatch ? free : 0
+        }
+    }
+
+    private func claimLoop(jobs: inout DiscardingTaskGroup) async {
+        let kinds = Array(handlers.keys)
+        var lastClaim = ContinuousClock.now
+        while !isStopping {
+            let size = claimSize(polled: ContinuousClock.now - lastClaim >= configuration.pollInterval)
+            var claimed: [ClaimedJob] = []
+            if size > 0 {
+                lastClaim = .now
+                do {
+                    claimed = try await queue.claim(worker: configuration.workerID, limit: size, lease: configuration.lease, kinds: kinds)
+                } catch {
+                    logger.warning("claiming jobs failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+                }
+            }
+            state.withLock { run in
+                run.executing += claimed.count
+                for job in claimed { run.held[job.id] = job }
+            }
+            for job in claimed {
+                jobs.addTask { await self.execute(job) }
+            }
+            // A full claim suggests more work is waiting: go again at once.
+            if claimed.isEmpty || claimed.count < size {
+                await wake.wait(timeout: configuration.pollInterval)
+            }
+        }
+    }
+
+    /// Runs one job and hands its outcome to the recorder.
+    func execute(_ job: ClaimedJob) async {
+        let start = ContinuousClock.now
+        var jobLogger = logger
+        jobLogger[metadataKey: "job_id"] = "\(job.id)"
+        jobLogger[metadataKey: "job_kind"] = .string(job.kind)
+        let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger)
+        var result: JobResult
+        if let handler = handlers[job.kind] {
+            do {
+                result = try await handler.run(job, context: context)
+            } catch {
+                result = .retry(error: PostgresErrorText.describe(error))
+            }
+        } else {
+            result = .discard(error: "no handler for job kind \(job.kind)")
+        }
+        if case .retry(let error, nil) = result.outcome {
+            result.outcome = .retry(error: error, delay: backoff.delay(afterAttempt: job.attempt))
+        }
+        finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: result.outcome),
+                           record: result.record, addedAt: start))
+        state.withLock { $0.executing -= 1 }
+        wake.signal()
+    }
+
+    /// Metrics and logs for recorded runs.
+    private static func count(_ entries: [FinishBatcher.Entry], states: [Int64: JobState], logger: Logger) {
+        let now = ContinuousClock.now
+        for entry in entries {
+            let label: String
+            switch (entry.finish.outcome, states[entry.job.id]) {
+            case (_, nil): label = "lost"
+            case (.completed, _): label = "completed"
+            case (.snooze, _): label = "snoozed"
+            case (.retry(let error, _), let state?):
+                label = state == .dead ? "dead" : "retried"
+                logger.warning("job failed", metadata: [
+                    "job_id": "\(entry.job.id)", "job_kind": "\(entry.job.kind)", "attempt": "\(entry.job.attempt)",
+                    "error": "\(error)", "now": "\(label)"])
+            case (.discard(let error), _):
+                label = "dead"
+                logger.error("job discarded", metadata: ["job_id": "\(entry.job.id)", "job_kind": "\(entry.job.kind)", "error": "\(error)"])
+            }
+            Counter(label: "relay_jobs_total", dimensions: [("kind", entry.job.kind), ("outcome", label)]).increment()
+            Metrics.Timer(label: "relay_job_duration_seconds", dimensions: [("kind", entry.job.kind)])
+                .recordNanoseconds((now - entry.addedAt).nanoseconds)
+        }
+    }
+
+    /// Renews every held lease in one statement, each third of the lease, until cancelled
+    /// (after the last run is recorded).
+    private func heartbeatLoop() async {
+        for await _ in AsyncTimerSequence(interval: configuration.lease / 3, clock: .continuous) {
+            let ids = state.withLock { Array($0.held.keys) }
+            guard !ids.isEmpty else { continue }
+            do {
+                let kept = try await queue.heartbeat(ids: ids, worker: configuration.workerID, lease: configuration.lease)
+                let lost = ids.filter { !kept.contains($0) }
+                if !lost.isEmpty {
+                    logger.warning("lost the lease on running jobs", metadata: ["job_ids": "\(lost)"])
+                }
+            } catch {
+                logger.warning("renewing leases failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            }
+        }
+    }
+
+    /// Rescues expired leases (within a second of their expiry), prunes old jobs, exports depth.
+    private func maintenanceLoop() async {
+        var lastPrune = ContinuousClock.now - .seconds(3600)
+        for await _ in AsyncTimerSequence(interval: configuration.maintenanceInterval, clock: .continuous).cancelOnGracefulShutdown() {
+            do {
+                let rescue = try await queue.rescueExpiredLeases(maxCrashes: configuration.maxCrashes)
+                if rescue.retried > 0 { wake.signal() }
+                if rescue.dead > 0 {
+                    logger.error("jobs whose workers kept dying are dead", metadata: ["count": "\(rescue.dead)"])
+                }
+                if ContinuousClock.now - lastPrune > .seconds(60) {
+                    let pruned = try await queue.prune(completedOlderThan: configuration.pruneCompletedAfter,
+                                                       deadOlderThan: configuration.pruneDeadAfter)
+                    if pruned > 0 { logger.info("pruned finished jobs", metadata: ["count": "\(pruned)"]) }
+                    lastPrune = .now
+                }
+                let stats = try await queue.stats()
+                availableGauge.record(stats.available)
+                oldestGauge.record(stats.oldestAvailableSeconds)
+                runningGauge.record(stats.running)
+                deadGauge.record(stats.dead)
+            } catch {
+                logger.warning("job maintenance failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Logging
+import PostgresNIO
+
+extension PostgresJobQueue {
+    /// What a rescue pass did.
+    public struct Rescue: Sendable, Equatable {
+        /// Jobs made claimable again.
+        public var retried: Int
+        /// Jobs whose worker died while running them `maxCrashes` times (or whose attempts were spent): never handed out again.
+        public var dead: Int
+
+        public init(retried: Int, dead: Int) {
+            self.retried = retried
+            self.dead = dead
+        }
+    }
+
+    /// Jobs whose worker stopped renewing the lease (it died, or lost the database) become
+    /// claimable again at once, and each such run is counted as a crash: a job that has
+    /// taken down its worker `maxCrashes` times goes `dead` instead of killing the next one.
+    @discardableResult
+    public func rescueExpiredLeases(maxCrashes: Int) async throws -> Rescue {
+        let limit = max(1, maxCrashes)
+        let rows = try await client.query("""
+            WITH rescued AS (
+                UPDATE jobs SET
+                    crashes = crashes + 1,
+                    state = CASE WHEN crashes + 1 >= \(limit) OR attempt >= max_attempts THEN 'dead' ELSE 'retryable' END,
+                    finished_at = CASE WHEN crashes + 1 >= \(limit) OR attempt >= max_attempts THEN now() END,
+                    scheduled_at = now(), lease_expires_at = NULL,
+                    errors = errors || jsonb_build_array(jsonb_build_object('at', now(), 'attempt', attempt, 'worker', leased_by,
+                        'error', CASE WHEN crashes + 1 >= \(limit)
+                                      THEN 'worker died while running it ' || (crashes + 1) || ' times'
+                                      ELSE 'lease expired: the worker stopped renewing it' END))
+                WHERE state = 'running' AND lease_expires_at < now()
+                RETURNING state),
+            counted AS (
+                SELECT count(*) FILTER (WHERE state = 'retryable')::int AS retried,
+                       count(*) FILTER (WHERE state = 'dead')::int AS dead FROM rescued),
+            woken AS (SELECT pg_notify(\(Self.channel), '') FROM counted WHERE retried > 0)
+            SELECT retried, dead FROM counted, (SELECT count(*) FROM woken) AS notified
+            """, logger: logger)
+        for try await (retried, dead) in rows.decode((Int, Int).self) { return Rescue(retried: retried, dead: dead) }
+        return Rescue(retried: 0, dead: 0)
+    }
+
+    /// Deletes finished jobs older than the retention ages.
+    @discardableResult
+    public func prune(completedOlderThan completed: Duration, deadOlderThan dead: Duration) async throws -> Int {
+        let rows = try await client.query("""
+            WITH gone AS (
+                DELETE FROM jobs WHERE
+                    (state = 'completed' AND finished_at < now() - \(completed.milliseconds) * interval '1 millisecond')
+                 OR (state = 'dead' AND finished_at < now() - \(dead.milliseconds) * interval '1 millisecond')
+                RETURNING 1)
+            SELECT count(*)::int FROM gone
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    public func stats() async throws -> QueueStats {
+        let rows = try await client.query("""
+            SELECT count(*) FILTER (WHERE state IN ('available', 'retryable') AND scheduled_at <= now())::int,
+                   coalesce(extract(epoch FROM now() - min(scheduled_at) FILTER (
+                       WHERE state IN ('available', 'retryable') AND scheduled_at <= now())), 0)::float8,
+                   count(*) FILTER (WHERE state = 'running')::int,
+                   count(*) FILTER (WHERE state = 'dead')::int
+            FROM jobs WHERE state IN ('available', 'retryable', 'running', 'dead')
+            """, logger: logger)
+        for try await (available, oldest, running, dead) in rows.decode((Int, Double, Int, Int).self) {
+            return QueueStats(available: available, oldestAvailableSeconds: oldest, running: running, dead: dead)
+        }
+        return QueueStats(available: 0, oldestAvailableSeconds: 0, running: 0, dead: 0)
+    }
+}

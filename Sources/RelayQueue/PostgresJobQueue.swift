@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayCore
+import RelayDatabase
+
+/// The job queue on PostgreSQL (one `jobs` table, River-style), and the only code that
+/// writes `jobs` rows. Claiming uses `FOR UPDATE SKIP LOCKED`, so any number of workers in
+/// any number of processes share it without running a job twice at once; every change after
+/// a claim is guarded by the lease holder and the run's attempt number, so a worker that
+/// lost its lease cannot finish someone else's run. Every statement that makes work
+/// claimable notifies `channel` itself, in the same statement.
+public struct PostgresJobQueue: Sendable {
+    /// The one NOTIFY channel that wakes workers.
+    public static let channel = "relay_jobs"
+
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    // MARK: Enqueue
+
+    /// Enqueues jobs in one statement; returns the new IDs (a job skipped for its unique key has none).
+    @discardableResult
+    public func enqueue(_ jobs: [NewJob]) async throws -> [Int64] {
+        guard !jobs.isEmpty else { return [] }
+        return try await client.withConnection { try await Self.enqueue(jobs, on: $0, logger: logger) }
+    }
+
+    /// Enqueues inside the caller's transaction, so a job exists exactly when the data it is about does.
+    @discardableResult
+    public static func enqueue(_ jobs: [NewJob], on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        guard !jobs.isEmpty else { return [] }
+        let rows = try await connection.query("""
+            WITH inserted AS (
+                INSERT INTO jobs (kind, args, unique_key, scheduled_at, max_attempts)
+                SELECT kind, args::jsonb, nullif(unique_key, ''), now() + delay_ms * interval '1 millisecond', max_attempts
+                FROM unnest(\(jobs.map(\.kind))::text[], \(jobs.map(\.args))::text[], \(jobs.map { $0.uniqueKey ?? "" })::text[],
+                            \(jobs.map(\.runAfter.milliseconds))::bigint[], \(jobs.map(\.maxAttempts))::int[])
+                     WITH ORDINALITY AS input (kind, args, unique_key, delay_ms, max_attempts, position)
+                ORDER BY position
+                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN ('completed', 'dead') DO NOTHING
+                RETURNING id),
+            woken AS (SELECT pg_notify(\(channel), '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row)
+            SELECT id FROM inserted, (SELECT count(*) FROM woken) AS notified ORDER BY id
+            """, logger: logger)
+        var ids: [Int64] = []
+        for try await id in rows.decode(Int64.self) { ids.append(id) }
+        return ids
+    }
+
+    // MARK: Claim and hold
+
+    /// Leases up to `limit` claimable jobs of the given kinds, oldest schedule first.
+    public func claim(worker: String, limit: Int, lease: Duration, kinds: [String]) async throws -> [ClaimedJob] {
+        guard limit > 0, !kinds.isEmpty else { return [] }
+        let rows = try await client.query("""
+            UPDATE jobs SET state = \(JobState.running), attempt = attempt + 1, leased_by = \(worker),
+                   lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond'
+            WHERE id IN (
+                SELECT id FROM jobs
+                WHERE state IN ('available', 'retryable') AND scheduled_at <= now() AND kind = ANY(\(kinds)::text[])
+                ORDER BY scheduled_at, id
+                LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED)
+            RETURNING id, kind, args::text, attempt, max_attempts, crashes
+            """, logger: logger)
+        var jobs: [ClaimedJob] = []
+        for try await (id, kind, args, attempt, maxAttempts, crashes) in rows.decode((Int64, String, String, Int, Int, Int).self) {
+            jobs.append(ClaimedJob(id: id, kind: kind, args: args, attempt: attempt, maxAttempts: maxAttempts, crashes: crashes))
+        }
+        return jobs
+    }
+
+    /// Pushes the leases of running jobs forward in one statement; returns the IDs this
+    /// worker still holds (a job missing from the answer was rescued or finished elsewhere).
+    public func heartbeat(ids: [Int64], worker: String, lease: Duration) async throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await client.query("""
+            UPDATE jobs SET lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond'
+            WHERE id = ANY(\(ids)::bigint[]) AND leased_by = \(worker) AND state = \(JobState.running)
+            RETURNING id
+            """, logger: logger)
+        var held = Set<Int64>()
+        for try await id in rows.decode(Int64.self) { held.insert(id) }
+        return held
+    }
+
+    /// Calls `wake` for every notification on `channel` until the task is cancelled,
+    /// reconnecting after any failure (a lost notification only delays: workers also poll).
+    public func listen(_ wake: @escaping @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        for try await _ in notifications { wake() }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.debug("LISTEN connection ended; reconnecting", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}

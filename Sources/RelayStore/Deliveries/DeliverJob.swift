@@ -1,0 +1,26 @@
+import RelayQueue
+
+/// `deliver {delivery_id}`: the next attempt at one delivery. At most one unfinished per
+/// delivery (its unique key). The delivery row decides everything else.
+public struct DeliverJob: JobArgs, Equatable {
+    public static let kind = "deliver"
+    public var deliveryID: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case deliveryID = "delivery_id"
+    }
+
+    public init(deliveryID: Int64) {
+        self.deliveryID = deliveryID
+    }
+
+    public static func uniqueKey(deliveryID: Int64) -> String { "delivery:\(deliveryID)" }
+
+    /// Deliver jobs never run out of attempts by failing: each failed attempt reschedules the
+    /// job (a snooze). Only errors of the relay itself (the database) spend these.
+    static let maxAttempts = 25
+
+    func job() throws -> NewJob {
+        try NewJob(self, uniqueKey: Self.uniqueKey(deliveryID: deliveryID), maxAttempts: Self.maxAttempts)
+    }
+}

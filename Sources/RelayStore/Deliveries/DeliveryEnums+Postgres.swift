@@ -1,0 +1,8 @@
+import PostgresNIO
+import RelayCore
+
+/// Delivery states and channels are bound to SQL as their raw text; an unknown value fails
+/// on decoding instead of being coerced.
+extension DeliveryState: PostgresCodable {}
+
+extension DeliveryChannel: PostgresCodable {}

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayCore
+
+/// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
+/// their jobs), the record of the fetch and the webhook event's new state, in one
+/// transaction under a per-item advisory lock. The change was computed against a stored
+/// state read earlier; if another worker stored the item meanwhile the commit is refused
+/// (`nil`) and the caller diffs again, so each transition is recorded once.
+public struct PostgresReconcileStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// The database's clock: answers are ordered by it, never by a host's own clock.
+    public func clock() async throws -> Date {
+        let rows = try await client.query("SELECT statement_timestamp()", logger: logger)
+        for try await now in rows.decode(Date.self) { return now }
+        throw StoreError.missingResult
+    }
+
+    public func state(of entrupyID: String) async throws -> StoredItemState? {
+        try await client.withConnection { try await Self.state(of: entrupyID, on: $0, logger: logger) }
+    }
+
+    static func state(of entrupyID: String, on connection: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
+        let rows = try await connection.query("""
+            SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(entrupyID)
+            """, logger: logger)
+        for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
+            return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+        }
+        return nil
+    }
+
+    /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
+    public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
+        let item = change.item
+        return try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
+            try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(\(item.entrupyID), 7361))", logger: logger)
+            guard try await Self.state(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
+            if change.stale {
+                try await recordFetch(change, outcome: "stale", on: tx)
+                return ApplyResult(transitions: [], stale: true, deliveries: 0)
+            }
+            let changed = change.basedOn?.snapshot != item.snapshot
+            try await PostgresItemRepository.upsert(item, fetchedAt: change.observedAt, changed: changed, on: tx, logger: logger)
+            let eventIDs = try await PostgresItemRepository.appendTimeline(
+                change.transitions, of: item.entrupyID, at: change.observedAt, source: change.source, on: tx, logger: logger)
+            let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: eventIDs, on: tx, logger: logger)
+            try await recordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), on: tx)
+            return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries)
+        }
+    }
+
+    /// One row per fetch that reached the store, for the item's timeline (at the time the
+    /// answer was requested, like the transitions it caused), and the webhook event that asked
+    /// for it marked processed.
+    private func recordFetch(_ change: ReconcileChange, outcome: String, on tx: PostgresConnection) async throws {
+        try await tx.query("""
+            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at)
+            VALUES (\(change.item.entrupyID), \(change.source.label), \(change.source.webhookEventID), \(outcome),
+                    \(change.transitions.count), \(change.observedAt))
+            """, logger: logger)
+        if let eventID = change.source.webhookEventID {
+            try await PostgresWebhookEventRepository.markProcessed(id: eventID, entrupyID: change.item.entrupyID, on: tx, logger: logger)
+        }
+    }
+}

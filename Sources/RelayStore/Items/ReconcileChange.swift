@@ -1,0 +1,29 @@
+import Foundation
+import RelayCore
+
+/// Everything one reconcile decided, as values for the store to commit in one transaction:
+/// the fetched item, the transitions diffed against `basedOn`, and the deliveries planned
+/// for them. A change whose answer is older than the stored one is `stale`: only the fetch
+/// is recorded.
+public struct ReconcileChange: Sendable, Equatable {
+    public var item: EntrupyItem
+    /// When the answer was requested, by the database's clock.
+    public var observedAt: Date
+    public var source: ReconcileSource
+    /// The stored state the transitions were computed against (nil: the item is new).
+    public var basedOn: StoredItemState?
+    public var transitions: [Transition]
+    public var deliveries: [PlannedDelivery]
+    public var stale: Bool
+
+    public init(item: EntrupyItem, observedAt: Date, source: ReconcileSource, basedOn: StoredItemState?,
+                transitions: [Transition], deliveries: [PlannedDelivery], stale: Bool = false) {
+        self.item = item
+        self.observedAt = observedAt
+        self.source = source
+        self.basedOn = basedOn
+        self.transitions = transitions
+        self.deliveries = deliveries
+        self.stale = stale
+    }
+}

@@ -1,0 +1,28 @@
+import RelayQueue
+
+/// `reconcile_item {entrupy_id | customer_item_id, source}`: a re-fetch asked for by the
+/// sweep or by support. At most one unfinished per item.
+public struct ReconcileItemJob: JobArgs, Equatable {
+    public static let kind = "reconcile_item"
+    public var entrupyID: String?
+    public var customerItemID: String?
+    /// `sweep` or `manual`.
+    public var source: String
+
+    enum CodingKeys: String, CodingKey {
+        case entrupyID = "entrupy_id"
+        case customerItemID = "customer_item_id"
+        case source
+    }
+
+    public init(entrupyID: String, source: ReconcileSource) {
+        self.entrupyID = entrupyID
+        self.source = source.label
+    }
+
+    public var reconcileSource: ReconcileSource { source == ReconcileSource.manual.label ? .manual : .sweep }
+
+    public func job() throws -> NewJob {
+        try NewJob(self, uniqueKey: "reconcile:" + (entrupyID ?? customerItemID ?? ""), maxAttempts: 10)
+    }
+}

@@ -1,0 +1,109 @@
+import EntrupyAPI
+import Foundation
+import Logging
+import Metrics
+import RelayCore
+import RelayRules
+import RelayStore
+
+/// A hint becomes the truth in four steps, each one call here:
+///
+/// 1. **fetch** the item from the Entrupy API (the webhook is only a hint);
+/// 2. **diff** it against the stored state into transitions (pure, `TransitionDiffer`);
+/// 3. **plan** the deliveries the rules ask for (pure, `DeliveryPlanner`);
+/// 4. **store** item, timeline, deliveries with their jobs, and the event's new state in one
+///    transaction (`PostgresReconcileStore.commit`).
+///
+/// Answers are ordered by the database's clock: one requested before a stored one is stale
+/// and changes nothing. If another worker stores the item between steps 2 and 4, the commit
+/// is refused and steps 2 to 4 run again on what it stored, so a transition is never
+/// recorded twice.
+public struct ReconcilePipeline: Sendable {
+    public enum Target: Sendable, Equatable {
+        case entrupyID(String)
+        case customerItemID(String)
+    }
+
+    let api: EntrupyAPIClient
+    let store: PostgresReconcileStore
+    /// The rules in force; nil sends nothing (transitions are still recorded).
+    let rules: RulesStore?
+    let logger: Logger
+
+    public init(api: EntrupyAPIClient, store: PostgresReconcileStore, rules: RulesStore?, logger: Logger) {
+        self.api = api
+        self.store = store
+        self.rules = rules
+        self.logger = logger
+    }
+
+    /// Fetches the item and stores what changed. Throws `EntrupyAPIError` when the API did
+    /// not answer with an item, and store errors as they come.
+    @discardableResult
+    public func reconcile(_ target: Target, source: ReconcileSource) async throws -> ApplyResult {
+        let observedAt = try await store.clock()
+        let item = try await fetch(target)
+        return try await apply(item, observedAt: observedAt, source: source)
+    }
+
+    /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`.
+    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource) async throws -> ApplyResult {
+        for _ in 0..<Self.maxRounds {
+            let stored = try await store.state(of: item.entrupyID)
+            let change = plan(item, observedAt: observedAt, source: source, against: stored)
+            if let result = try await store.commit(change) {
+                report(result, item: item, source: source)
+                return result
+            }
+        }
+        throw ReconcileContention(entrupyID: item.entrupyID, rounds: Self.maxRounds)
+    }
+
+    static let maxRounds = 8
+
+    /// The database's clock, which orders answers.
+    public func clock() async throws -> Date {
+        try await store.clock()
+    }
+
+    func fetch(_ target: Target) async throws -> EntrupyItem {
+        switch target {
+        case .entrupyID(let id): try await api.item(entrupyID: id)
+        case .customerItemID(let id): try await api.lookup(customerItemID: id)
+        }
+    }
+
+    /// Steps 2 and 3: pure.
+    func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?) -> ReconcileChange {
+        if let stored, stored.fetchedAt > observedAt {
+            return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored, transitions: [],
+                                   deliveries: [], stale: true)
+        }
+        let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
+        // A backfill reads history: it records the timeline but notifies nobody.
+        let rules = source == .backfill ? nil : self.rules?.current
+        let deliveries = rules.map { DeliveryPlanner.plan(rules: $0, item: item, transitions: transitions, occurredAt: observedAt) } ?? []
+        return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored,
+                               transitions: transitions, deliveries: deliveries)
+    }
+
+    private func report(_ result: ApplyResult, item: EntrupyItem, source: ReconcileSource) {
+        Counter(label: "relay_reconcile_total", dimensions: [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
+        for transition in result.transitions {
+            Counter(label: "relay_transitions_total", dimensions: [("kind", transition.kind.rawValue)]).increment()
+        }
+        if !result.transitions.isEmpty {
+            logger.info("item reconciled", metadata: [
+                "entrupy_id": "\(item.entrupyID)", "transitions": "\(result.transitions.map(\.kind.rawValue).joined(separator: ","))",
+                "deliveries": "\(result.deliveries)", "source": "\(source.label)",
+            ])
+        }
+    }
+}
+
+/// Other workers kept storing the same item while this one tried to.
+public struct ReconcileContention: Error, CustomStringConvertible {
+    public var entrupyID: String
+    public var rounds: Int
+    public var description: String { "item \(entrupyID) changed under this worker \(rounds) times in a row" }
+}
