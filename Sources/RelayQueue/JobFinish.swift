@@ -1,3 +1,5 @@
+import RelayCore
+
 /// How one run ended, as the queue records it: the run (job ID and attempt) and its outcome.
 /// A `retry` without a delay runs again at once.
 public struct JobFinish: Sendable, Equatable {
@@ -23,7 +25,6 @@ public struct JobFinish: Sendable, Equatable {
 
     /// Error text as stored in the job's history: no NUL (jsonb refuses it), at most 2,000 characters.
     static func clip(_ error: String) -> String {
-        let clean = error.contains("\0") ? error.replacingOccurrences(of: "\0", with: "\u{FFFD}") : error
-        return clean.isEmpty ? "failed" : String(clean.prefix(2000))
+        error.isEmpty ? "failed" : StoredText.clean(error, maxCharacters: 2000)
     }
 }
