@@ -35,6 +35,30 @@ struct SMTPClientTests {
         }
     }
 
+    /// Messages reuse kept connections (RSET between them) instead of paying the greeting,
+    /// EHLO, TLS and AUTH each time; a rejected message closes its connection, and the next
+    /// message opens another.
+    @Test func keptConnectionsCarryMessageAfterMessage() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in
+            let client = try Self.client(port: server.port, tls: "starttls", user: true, caFile: certificate.certificate)
+            for _ in 0..<5 { #expect(try await client.send(Self.message).code == 250) }
+            let first = try server.messages()
+            #expect(first.count == 5)
+            #expect(Set(first.compactMap(\.peerPort)).count == 1, "one connection for five messages in a row")
+            #expect(first.allSatisfy { $0.tls && $0.authenticated })
+
+            let refused = MIMEMessage(from: "Relay <relay@example.com>", to: ["reject@example.com"], subject: "x", text: "x",
+                                      html: nil, date: Date(), messageID: "dlv_refused@example.com")
+            await #expect(throws: SMTPError.self) { try await client.send(refused) }
+            #expect(try await client.send(Self.message).code == 250)
+            let all = try server.messages()
+            #expect(all.count == 6)
+            #expect(all[5].peerPort != first[0].peerPort, "the connection of the refused message was not reused")
+            await client.shutdown()
+        }
+    }
+
     @Test func startTLSWithAuthPlain() async throws {
         let certificate = try await TestCertificate.make()
         try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in

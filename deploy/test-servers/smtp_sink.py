@@ -43,6 +43,8 @@ class StoringHandler:
             "authenticated": bool(session.authenticated),
             "auth_login": (session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data),
             "received_at": time.time(),
+            # The client's port: messages sent over one kept connection share it.
+            "peer_port": session.peer[1] if isinstance(session.peer, tuple) else None,
         }
         temporary = os.path.join(self.store, "." + name)
         with open(temporary, "w") as handle:

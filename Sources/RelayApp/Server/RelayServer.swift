@@ -20,7 +20,7 @@ public struct RelayServer {
     /// The in-process worker, unless `serve --no-worker`.
     public let worker: WorkerAssembly?
     /// The HTTP client of the SDK endpoint's Entrupy API client, when the worker does not lend its own.
-    let apiHTTPService: HTTPClientService?
+    let apiHTTPService: ShutdownHook?
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
@@ -53,10 +53,10 @@ public struct RelayServer {
 
         // The query API, the console and the SDK endpoint.
         var api = worker?.api
-        var apiHTTPService: HTTPClientService?
+        var apiHTTPService: ShutdownHook?
         if api == nil, settings.entrupyAPIToken != nil {
             let http = EntrupyAPIClient.makeHTTPClient()
-            apiHTTPService = HTTPClientService(client: http)
+            apiHTTPService = ShutdownHook { try await http.shutdown() }
             api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
         }
         self.apiHTTPService = apiHTTPService

@@ -24,8 +24,9 @@ public struct WorkerAssembly {
     public let sweep: SweepService
     public let countFold: CountFoldService
     let reloader: RulesReloadService
-    let httpService: HTTPClientService
-    let callbackHTTPService: HTTPClientService
+    let httpService: ShutdownHook
+    let callbackHTTPService: ShutdownHook
+    let smtpService: ShutdownHook?
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
@@ -33,7 +34,8 @@ public struct WorkerAssembly {
         let rules = try Self.rulesStore(settings: settings)
         let smtp = try Self.smtpClient(settings: settings)
         let http = EntrupyAPIClient.makeHTTPClient()
-        httpService = HTTPClientService(client: http)
+        httpService = ShutdownHook { try await http.shutdown() }
+        smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
         api = Self.apiClient(settings: settings, http: http, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
         items = PostgresItemRepository(client: client, logger: logger)
@@ -46,7 +48,7 @@ public struct WorkerAssembly {
 
         let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
         let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout)
-        callbackHTTPService = HTTPClientService(client: callbackHTTP)
+        callbackHTTPService = ShutdownHook { try await callbackHTTP.shutdown() }
         let configuration = JobWorkerConfiguration(
             concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),
             pollInterval: .milliseconds(settings.jobPollMilliseconds),
@@ -97,7 +99,8 @@ public struct WorkerAssembly {
                 url: url, from: from, heloName: settings.smtpHeloName, caFile: settings.smtpCAFile,
                 commandTimeout: .seconds(settings.smtpTimeoutSeconds))
             if let password = settings.smtpPassword { configuration.password = password }
-            return try SMTPClient(configuration: configuration)
+            // One kept connection per email that may be under way at once.
+            return try SMTPClient(configuration: configuration, poolSize: settings.deliveryTargetConcurrency)
         } catch let error as SMTPConfiguration.Invalid {
             throw SettingsError.invalid(name: error.description.hasPrefix("SMTP_FROM") ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
         } catch {
@@ -117,5 +120,7 @@ public struct WorkerAssembly {
 
     /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sweep and
     /// worker first (running jobs and deliveries finish), then the HTTP clients they used.
-    public var services: [any Service] { [httpService, callbackHTTPService, worker, sweep, countFold, reloader] }
+    public var services: [any Service] {
+        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [worker, sweep, countFold, reloader]
+    }
 }

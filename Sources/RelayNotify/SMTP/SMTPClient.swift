@@ -5,17 +5,24 @@ import NIOPosix
 import NIOSSL
 import RelayCore
 
-/// A small SMTP client on SwiftNIO: one connection per message, EHLO (HELO as a fallback),
-/// STARTTLS or implicit TLS, AUTH PLAIN or LOGIN, MAIL/RCPT/DATA with dot-stuffing, QUIT.
-/// Every wait is bounded; errors keep the server's reply so 4xx retries and 5xx does not.
+/// A small SMTP client on SwiftNIO: EHLO (HELO as a fallback), STARTTLS or implicit TLS, AUTH
+/// PLAIN or LOGIN, MAIL/RCPT/DATA with dot-stuffing, QUIT. Connections are reused: a few stay
+/// open after a message (`SMTPConnectionPool`) and the next message starts with RSET on one
+/// of them, so the greeting, EHLO, TLS handshake and AUTH are paid once per connection, not
+/// per message. Every wait is bounded; errors keep the server's reply so 4xx retries and 5xx
+/// does not.
 public struct SMTPClient: Sendable {
     public let configuration: SMTPConfiguration
     let tlsContext: NIOSSLContext?
     let group: any EventLoopGroup
+    let pool: SMTPConnectionPool
 
-    public init(configuration: SMTPConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+    /// - Parameter poolSize: connections kept open between messages (0: one connection per message).
+    public init(configuration: SMTPConfiguration, poolSize: Int = 4,
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
         self.configuration = configuration
         self.group = group
+        self.pool = SMTPConnectionPool(capacity: poolSize)
         if configuration.tls == .none {
             tlsContext = nil
         } else {
@@ -32,15 +39,40 @@ public struct SMTPClient: Sendable {
 
     public func send(from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
         guard !recipients.isEmpty else { throw SMTPError.protocolViolation("no recipients") }
-        var session = try await connect()
+        // A kept connection first; RSET shows it still works. One that fails before anything of
+        // this message was sent is closed and a new one opened: nothing can be sent twice.
+        while let kept = pool.take() {
+            if (try? await kept.expect("RSET", [250])) != nil {
+                return try await deliver(on: kept, from: sender, to: recipients, data: data)
+            }
+            await quit(kept)
+        }
+        let session = try await connect()
         do {
-            let reply = try await transact(&session, from: sender, to: recipients, data: data)
-            await quit(&session)
-            return reply
+            try await handshake(session)
         } catch {
-            await quit(&session)
+            await quit(session)
             throw error
         }
+        return try await deliver(on: session, from: sender, to: recipients, data: data)
+    }
+
+    /// One message on an open, ready connection, which goes back to the pool when the server
+    /// accepted the message and is closed otherwise.
+    private func deliver(on session: SMTPSession, from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
+        do {
+            let reply = try await mail(session, from: sender, to: recipients, data: data)
+            if let surplus = pool.giveBack(session) { await quit(surplus) }
+            return reply
+        } catch {
+            await quit(session)
+            throw error
+        }
+    }
+
+    /// Says QUIT on every kept connection (at shutdown).
+    public func shutdown() async {
+        for session in pool.drain() { await quit(session) }
     }
 
     /// The server's name for certificate checks; nil for an IP literal (SNI takes names only).
@@ -70,21 +102,26 @@ public struct SMTPClient: Sendable {
         return SMTPSession(channel: channel, lines: stream, timeout: configuration.commandTimeout)
     }
 
-    func transact(_ session: inout SMTPSession, from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
+    /// Greeting, EHLO, STARTTLS and AUTH: what a new connection needs before its first message.
+    func handshake(_ session: SMTPSession) async throws {
         let greeting = try await session.readReply(for: "the greeting")
         guard greeting.code == 220 else { throw SMTPError.rejected(command: "connect", reply: greeting) }
-        var capabilities = try await hello(&session)
+        var capabilities = try await hello(session)
         if configuration.tls == .starttls {
             guard capabilities.contains(where: { $0 == "STARTTLS" }) else {
                 throw SMTPError.unsupported("the server does not offer STARTTLS (set tls=none in SMTP_URL to send in clear)")
             }
             try await session.expect("STARTTLS", [220])
             try await startTLS(on: session.channel)
-            capabilities = try await hello(&session)
+            capabilities = try await hello(session)
         }
         if let username = configuration.username, let password = configuration.password {
-            try await authenticate(&session, username: username, password: password, capabilities: capabilities)
+            try await authenticate(session, username: username, password: password, capabilities: capabilities)
         }
+    }
+
+    /// MAIL, RCPT, DATA: one message on a ready connection.
+    func mail(_ session: SMTPSession, from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
         try await session.expect("MAIL FROM:<\(sender)>", [250])
         for recipient in recipients {
             try await session.expect("RCPT TO:<\(recipient)>", [250, 251])
@@ -97,7 +134,7 @@ public struct SMTPClient: Sendable {
     }
 
     /// EHLO, falling back to HELO; returns the extension keywords, upper-cased.
-    func hello(_ session: inout SMTPSession) async throws -> [String] {
+    func hello(_ session: SMTPSession) async throws -> [String] {
         let reply = try await session.command("EHLO \(configuration.heloName)")
         if reply.code == 250 { return reply.lines.dropFirst().map { $0.uppercased() } }
         guard reply.isPermanent else { throw SMTPError.rejected(command: "EHLO", reply: reply) }
@@ -118,7 +155,7 @@ public struct SMTPClient: Sendable {
         }
     }
 
-    func authenticate(_ session: inout SMTPSession, username: String, password: String, capabilities: [String]) async throws {
+    func authenticate(_ session: SMTPSession, username: String, password: String, capabilities: [String]) async throws {
         let mechanisms = capabilities
             .filter { $0.hasPrefix("AUTH ") || $0.hasPrefix("AUTH=") }
             .flatMap { $0.dropFirst(5).split(separator: " ").map(String.init) }
@@ -137,7 +174,7 @@ public struct SMTPClient: Sendable {
     }
 
     /// Says goodbye without letting a slow server hold the delivery up, then closes.
-    func quit(_ session: inout SMTPSession) async {
+    func quit(_ session: SMTPSession) async {
         if session.channel.isActive {
             try? await session.write(Array("QUIT\r\n".utf8))
             _ = try? await session.readReply(for: "the reply to QUIT", timeout: .seconds(2))

@@ -4,11 +4,17 @@ import Synchronization
 
 /// One open SMTP connection: writes commands and reads replies, each wait bounded by the
 /// command timeout (the connection is closed when it runs out, which ends the read).
-struct SMTPSession {
+///
+/// Used by one task at a time: whoever opened it, or took it from the `SMTPConnectionPool`,
+/// has it alone until it is given back or closed. That is what makes the unchecked
+/// `Sendable` safe: the pool only moves it between tasks, never shares it.
+final class SMTPSession: @unchecked Sendable {
     let channel: any Channel
-    var lines: AsyncThrowingStream<String, any Error>.AsyncIterator
+    private var lines: AsyncThrowingStream<String, any Error>.AsyncIterator
     let timeout: Duration
-    var parser = SMTPReplyParser()
+    private var parser = SMTPReplyParser()
+    /// When the connection was opened and last given back (for the pool's idle limit).
+    var idleSince = ContinuousClock.now
 
     init(channel: any Channel, lines: AsyncThrowingStream<String, any Error>, timeout: Duration) {
         self.channel = channel
@@ -17,7 +23,7 @@ struct SMTPSession {
     }
 
     /// Reads one reply; `stage` names what it answers, for errors.
-    mutating func readReply(for stage: String, timeout: Duration? = nil) async throws -> SMTPReply {
+    func readReply(for stage: String, timeout: Duration? = nil) async throws -> SMTPReply {
         let expired = ExpiryFlag()
         let channel = self.channel
         let timer = channel.eventLoop.scheduleTask(in: .nanoseconds((timeout ?? self.timeout).nanoseconds)) {
@@ -48,14 +54,14 @@ struct SMTPSession {
     }
 
     /// Sends a command and reads its reply. `shown` replaces the command in errors (for AUTH).
-    mutating func command(_ line: String, shown: String? = nil) async throws -> SMTPReply {
+    func command(_ line: String, shown: String? = nil) async throws -> SMTPReply {
         try await write(Array((line + "\r\n").utf8))
         return try await readReply(for: "the reply to \(shown ?? line)")
     }
 
     /// Sends a command and requires one of `codes`, else throws with the reply.
     @discardableResult
-    mutating func expect(_ line: String, _ codes: Set<Int>, shown: String? = nil) async throws -> SMTPReply {
+    func expect(_ line: String, _ codes: Set<Int>, shown: String? = nil) async throws -> SMTPReply {
         let reply = try await command(line, shown: shown)
         guard codes.contains(reply.code) else { throw SMTPError.rejected(command: shown ?? line, reply: reply) }
         return reply

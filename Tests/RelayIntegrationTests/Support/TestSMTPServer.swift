@@ -11,6 +11,8 @@ struct TestSMTPServer: Sendable {
         let data: String
         let tls: Bool
         let authenticated: Bool
+        /// The client's port: one per connection.
+        let peerPort: Int?
 
         /// Header lines of the message (unfolded), and its body.
         var headers: [(name: String, value: String)] {
@@ -63,7 +65,8 @@ struct TestSMTPServer: Sendable {
             let json = try JSONValue.parse(Array(try Data(contentsOf: store.appendingPathComponent(name))))
             return Mail(from: json["mail_from"]?.stringValue ?? "", recipients: json["rcpt_tos"]?.arrayValue?.compactMap(\.stringValue) ?? [],
                         data: json["data"]?.stringValue ?? "", tls: json["tls"]?.boolValue ?? false,
-                        authenticated: json["authenticated"]?.boolValue ?? false)
+                        authenticated: json["authenticated"]?.boolValue ?? false,
+                        peerPort: json["peer_port"]?.doubleValue.map { Int($0) })
         }
     }
 
