@@ -3,9 +3,10 @@ import PostgresNIO
 import RelayDatabase
 import Synchronization
 
-/// Records finished runs in batches: whatever finished while the previous batch was being
-/// written goes into the next one, so under light load a run is recorded at once and under
-/// heavy load one commit serves many. A batch is one statement, or one transaction when
+/// Records finished runs in batches: a batch is written once `batchSize` runs have finished
+/// or `linger` has passed since the first of them, and whatever finishes while one batch is
+/// written goes into the next, so one commit serves many runs under load and a lone run
+/// waits at most `linger`. A batch is one statement, or one transaction when
 /// handlers attached writes (`JobRecordWrite`) that must commit with their jobs.
 ///
 /// A batch that cannot be written is tried again, with backoff, while its runs' leases are
@@ -34,10 +35,14 @@ final class FinishBatcher: Sendable {
     /// was recorded (absent: lease lost, or the batch was given up).
     private let onRecorded: @Sendable ([Entry], [Int64: JobState]) -> Void
     static let maxBatch = 512
+    let batchSize: Int
+    let linger: Duration
 
-    init(client: PostgresClient, worker: String, lease: Duration, logger: Logger,
-         onRecorded: @escaping @Sendable ([Entry], [Int64: JobState]) -> Void) {
+    init(client: PostgresClient, worker: String, lease: Duration, batchSize: Int, linger: Duration = .milliseconds(2),
+         logger: Logger, onRecorded: @escaping @Sendable ([Entry], [Int64: JobState]) -> Void) {
         self.client = client
+        self.batchSize = min(max(1, batchSize), Self.maxBatch)
+        self.linger = linger
         self.worker = worker
         self.lease = lease
         self.logger = logger
@@ -73,7 +78,13 @@ final class FinishBatcher: Sendable {
     }
 
     private func nextBatch() async -> [Entry]? {
+        var lingered = false
         while true {
+            // A small batch waits a moment for company, once.
+            if !lingered, state.withLock({ !$0.pending.isEmpty && $0.pending.count < batchSize && !$0.closed }) {
+                lingered = true
+                try? await Task.sleep(for: linger)
+            }
             let batch = state.withLock { state -> [Entry]? in
                 guard !state.pending.isEmpty else { return state.closed ? nil : [] }
                 let count = min(state.pending.count, Self.maxBatch)

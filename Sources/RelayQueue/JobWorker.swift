@@ -54,7 +54,7 @@ public final class JobWorker: Service, Sendable {
         let state = self.state
         let wake = self.wake
         finisher = FinishBatcher(client: queue.client, worker: configuration.workerID, lease: configuration.lease,
-                                 logger: workerLogger) { [workerLogger] entries, states in
+                                 batchSize: configuration.claimBatch, logger: workerLogger) { [workerLogger] entries, states in
             state.withLock { run in for entry in entries { run.held[entry.job.id] = nil } }
             wake.signal()
             Self.count(entries, states: states, logger: workerLogger)

@@ -40,9 +40,10 @@ public struct JobWorkerConfiguration: Sendable {
     }
 
     /// Under load a worker waits until this many slots are free before it claims again, so
-    /// a claim takes a batch instead of one job at a time; a NOTIFY, an idle worker or the
-    /// poll interval claims for any free slot.
-    var claimBatch: Int { max(1, concurrency / 4) }
+    /// a claim takes a batch instead of one job at a time (a NOTIFY, an idle worker or the poll
+    /// interval claims for any free slot); and it records outcomes in batches of this size, or
+    /// whatever finished within a couple of milliseconds.
+    var claimBatch: Int { max(1, concurrency / 2) }
 
     /// Finished runs waiting to be recorded, beyond which no more jobs are claimed.
     var maxUnrecorded: Int { concurrency * 2 }

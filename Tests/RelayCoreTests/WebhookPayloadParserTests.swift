@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Identifier extraction from webhook bodies")
 struct WebhookPayloadParserTests {
-    func parse(_ json: String, headers: [String: String] = [:]) -> ParsedWebhook {
-        WebhookPayloadParser.parse(body: Array(json.utf8), headers: headers)
+    func parse(_ json: String, headers: [String: String] = [:], scheme: SignatureScheme = .standardWebhooks) -> ParsedWebhook {
+        WebhookPayloadParser.parse(body: Array(json.utf8), headers: headers, verifiedBy: scheme)
     }
 
     /// Builds `{"a": {"b": value}}` for a dotted path.
@@ -72,6 +72,12 @@ struct WebhookPayloadParserTests {
         #expect(parse(#"{"entrupy_id": "E"}"#, headers: ["webhook-id": "msg_3"]).dedupKey == "id:msg_3")
         let body = #"{"entrupy_id": "E"}"#
         let hash = HexBytes.encode(SHA256.hash(data: Array(body.utf8)))
+        // Issue 10, defect 9: under Entrupy-Signature the header is not signed, so it cannot
+        // choose the de-duplication key: replaying one body with new webhook-ids stays one event.
+        for replayed in ["replay-1", "replay-2", "future-id"] {
+            #expect(parse(body, headers: ["webhook-id": replayed], scheme: .entrupy).dedupKey == "sha256:" + hash)
+        }
+        #expect(parse(body, headers: ["webhook-id": "x"], scheme: .entrupy).identifiers.eventID == nil)
         let parsed = parse(body)
         #expect(parsed.dedupKey == "sha256:" + hash)
         #expect(parsed.bodySHA256 == hash)

@@ -23,9 +23,13 @@ public enum WebhookPayloadParser {
     /// - Parameters:
     ///   - body: the exact bytes received.
     ///   - headers: header values keyed by lowercase name (for `webhook-id`).
-    public static func parse(body: [UInt8], headers: [String: String]) -> ParsedWebhook {
+    ///   - scheme: the signature that verified the request. `webhook-id` names the event only
+    ///     when Standard Webhooks verified it (it is part of what that scheme signs); under
+    ///     `Entrupy-Signature` the header is not signed, and trusting it would let anyone who
+    ///     captured one body replay it as any number of new events.
+    public static func parse(body: [UInt8], headers: [String: String], verifiedBy scheme: SignatureScheme) -> ParsedWebhook {
         let digest = HexBytes.encode(SHA256.hash(data: body))
-        let headerEventID = headers["webhook-id"].flatMap(clean)
+        let headerEventID = scheme == .standardWebhooks ? headers["webhook-id"].flatMap(clean) : nil
         func result(_ ids: WebhookIdentifiers, _ state: WebhookEventState, _ error: String?) -> ParsedWebhook {
             let key = ids.eventID.map { "id:" + $0 } ?? "sha256:" + digest
             return ParsedWebhook(identifiers: ids, state: state, dedupKey: key, bodySHA256: digest, parseError: error)

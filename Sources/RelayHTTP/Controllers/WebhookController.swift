@@ -70,7 +70,7 @@ public struct WebhookController: Sendable {
             throw APIError(.unauthorized, Self.message(for: verification))
         }
 
-        let parsed = WebhookPayloadParser.parse(body: body, headers: headers)
+        let parsed = WebhookPayloadParser.parse(body: body, headers: headers, verifiedBy: scheme)
         let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: scheme, headers: headers,
                                     clientAddress: client, requestID: context.requestID)
         let result: IngestResult
