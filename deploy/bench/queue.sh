@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Queue benchmark: no-op jobs claimed and completed per second by our queue, with 1 and 4
-# workers (each running up to 32 jobs at once), next to PgQueuer (a Python queue on
+# workers (each running up to 128 jobs at once, so it claims and records in batches of 64),
+# next to PgQueuer (a Python queue on
 # PostgreSQL, its best batch size, as many processes as we have workers) draining the same
 # number of jobs on the same private cluster (fsync on). Runs RUNS rounds, alternating the
 # two, and prints each figure and the ratio.
