@@ -111,6 +111,6 @@ kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
   echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
   echo "  end to end          $count callbacks; webhook accepted -> callback received p50 ${p50} ms  p99 ${p99} ms  max ${max} ms (target p99 < 250 ms)"
   echo "  callbacks           $hooks delivered at $hook_rate/s to a local HTTP endpoint"
-  echo "  emails              $mails delivered at $mail_rate/s to a local aiosmtpd (one connection per message)"
+  echo "  emails              $mails delivered at $mail_rate/s to a local aiosmtpd (kept connections, up to the per-target cap)"
   echo "  relay RSS           $((RSS_KB / 1024)) MiB"
 }
