@@ -111,9 +111,9 @@ final class FinishBatcher: Sendable {
                 let states = try await write(batch)
                 onRecorded(batch, states)
                 return
-            } catch where PostgresErrorText.sqlState(error) != nil {
-                // The server refused the batch itself (not the connection): record each run on
-                // its own, so one bad write cannot hold back the others.
+            } catch where Self.isRefusedData(error) {
+                // The server refused what the batch wrote (not the connection, not a restart):
+                // record each run on its own, so one bad write cannot hold back the others.
                 if batch.count > 1 {
                     for entry in batch { await record([entry]) }
                     return
@@ -134,6 +134,14 @@ final class FinishBatcher: Sendable {
                 wait = min(wait * 2, .seconds(2))
             }
         }
+    }
+
+    /// A refusal of the data itself: a data exception (SQLSTATE class 22), an integrity
+    /// violation (23) or a program limit (54). Anything else (a lost connection, a server
+    /// starting or shutting down) is tried again as it is.
+    static func isRefusedData(_ error: any Error) -> Bool {
+        guard let state = PostgresErrorText.sqlState(error) else { return false }
+        return ["22", "23", "54"].contains(String(state.prefix(2)))
     }
 
     /// The server refused this run's write: record the job as failed instead (it runs again),
