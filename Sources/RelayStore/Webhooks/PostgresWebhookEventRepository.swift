@@ -6,8 +6,9 @@ import RelayCore
 import RelayQueue
 
 /// `WebhookEventRepository` on PostgreSQL, and the one owner of a stored event's lifecycle
-/// (`WebhookEventState`). A whole batch is one transaction and one commit: new events, their
-/// jobs, and duplicate counts together.
+/// (`WebhookEventState`). A whole batch is one statement (and so one transaction and one
+/// commit): new events, their jobs (through the queue's `appendEnqueue`), and duplicate
+/// counts together.
 public struct PostgresWebhookEventRepository: WebhookEventRepository {
 
     let client: PostgresClient
@@ -65,35 +66,41 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         // A redelivery of an event the worker gave up on queues it again; one still queued
         // gets its job back if it has none (the unique key keeps it to one).
         sql.appendLiteral("""
-            )
-            INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
-                parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
-                duplicates, last_duplicate_at)
-            SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
-                verified_by, body, body_sha256, headers, client_address, request_id,
-                repeats, CASE WHEN repeats > 0 THEN now() END
-            FROM input
-            ON CONFLICT (dedup_key) DO UPDATE
-                SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
-                    state = CASE WHEN w.state = 'failed' THEN 'queued' ELSE w.state END
-            RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted
+            ),
+            upserted AS (
+                INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
+                    parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
+                    duplicates, last_duplicate_at)
+                SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
+                    verified_by, body, body_sha256, headers, client_address, request_id,
+                    repeats, CASE WHEN repeats > 0 THEN now() END
+                FROM input
+                ON CONFLICT (dedup_key) DO UPDATE
+                    SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
+                        state = CASE WHEN w.state = 'failed' THEN 'queued' ELSE w.state END
+                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
+            to_queue AS (
+                SELECT jsonb_build_object(
             """)
+        sql.appendInterpolation(ReconcileWebhookJob.argumentName)
+        sql.appendLiteral(", id) AS args, ")
+        sql.appendInterpolation(ReconcileWebhookJob.uniqueKeyPrefix)
+        sql.appendLiteral(" || id AS unique_key FROM upserted WHERE state = 'queued')")
+        PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: ReconcileWebhookJob.kind,
+                                       maxAttempts: reconcileMaxAttempts, from: "to_queue")
+        sql.appendLiteral("SELECT id, dedup_key, inserted FROM upserted")
 
-        return try await client.withTransaction(logger: logger) { tx in
-            let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-            var byKey: [String: (id: Int64, inserted: Bool)] = [:]
-            var jobs: [NewJob] = []
-            for try await (id, key, state, inserted) in rows.decode((Int64, String, WebhookEventState, Bool).self) {
-                byKey[key] = (id, inserted)
-                if state == .queued { jobs.append(try ReconcileWebhookJob(webhookEventID: id).job(maxAttempts: reconcileMaxAttempts)) }
-            }
-            try await PostgresJobQueue.enqueue(jobs, on: tx, logger: logger)
-            var seenFirst = Set<Int>()
-            return try events.enumerated().map { position, event in
-                guard let stored = byKey[StoredText.clean(event.parsed.dedupKey)] else { throw StoreError.missingResult }
-                let isFirst = seenFirst.insert(slot[position]).inserted
-                return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
-            }
+        // One statement: one round trip and one commit for the whole batch.
+        let rows = try await client.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        var byKey: [String: (id: Int64, inserted: Bool)] = [:]
+        for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
+            byKey[key] = (id, inserted)
+        }
+        var seenFirst = Set<Int>()
+        return try events.enumerated().map { position, event in
+            guard let stored = byKey[StoredText.clean(event.parsed.dedupKey)] else { throw StoreError.missingResult }
+            let isFirst = seenFirst.insert(slot[position]).inserted
+            return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
         }
     }
 

@@ -15,7 +15,8 @@ public struct ReconcileWebhookJob: JobArgs, Equatable {
         self.webhookEventID = webhookEventID
     }
 
-    func job(maxAttempts: Int) throws -> NewJob {
-        try NewJob(self, uniqueKey: "webhook:\(webhookEventID)", maxAttempts: maxAttempts)
-    }
+    /// The key of its one argument, for the receiver's statement that builds the arguments in SQL.
+    static let argumentName = CodingKeys.webhookEventID.stringValue
+    /// Its unique key is this and the event's ID: one unfinished job per event.
+    static let uniqueKeyPrefix = "webhook:"
 }
