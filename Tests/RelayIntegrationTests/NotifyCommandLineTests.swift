@@ -53,9 +53,11 @@ struct NotifyCommandLineTests {
             let env = try NotifyEnvironment.make(rules: rulesText, schedule: "50ms")
             try await ReconcileStack.with(env: env) { stack async throws in
                 let id = try await stack.simulator.createItem("sku-cli", result: "authentic", final: true)
-                // Two transitions (item.created, result.final): the callback rule fires for both.
+                // Two transitions (item.created, result.final): the callback rule fires for both,
+                // and the email rule once. Wait for all three to be dead, not only the callbacks.
                 _ = try await eventually {
-                    try await NotifyEnvironment.deliveries(stack.database, item: id).filter { $0.state == .dead && $0.channel == .webhook }.count == 2
+                    let dead = try await NotifyEnvironment.deliveries(stack.database, item: id).filter { $0.state == .dead }
+                    return dead.filter { $0.channel == .webhook }.count == 2 && dead.contains { $0.channel == .email }
                 }
                 let cli = CommandLineTests.environment(stack.database, ["CALLBACK_SECRET": TestCallbackServer.secret,
                                                                         "DELIVERY_RETRY_SCHEDULE": "50ms"])
