@@ -17,9 +17,6 @@ extension EntrupyItem {
         item.raw = raw.storable
         return item
     }
-
-    /// Whether storing changes anything (some string held U+0000).
-    public var needsCleaning: Bool { storable != self }
 }
 
 extension JSONValue {
