@@ -34,11 +34,11 @@ public struct SearchQuery: Sendable, Equatable {
                     ? .object(["key": .string(filter.key), "value": .string(filter.values[0])])
                     : .object(["key": .string(filter.key), "values": .array(filter.values.map(JSONValue.string))])
             }),
-            "limit": .number(Double(min(max(limit, 1), 25))),
+            "limit": .number(JSONNumber(min(max(limit, 1), 25))),
         ]
         if let cursor { object["cursor"] = cursor }
-        if let startEpoch { object["start_date"] = .number(Double(startEpoch)) }
-        if let endEpoch { object["end_date"] = .number(Double(endEpoch)) }
+        if let startEpoch { object["start_date"] = .number(JSONNumber(startEpoch)) }
+        if let endEpoch { object["end_date"] = .number(JSONNumber(endEpoch)) }
         return .object(object)
     }
 }

@@ -41,7 +41,7 @@ struct SimItem: Sendable {
             "activity": .object(["product_category": .string(category)]),
             "text_fields": .object(["customer_item_id": .string(customerItemID)]),
             "owner": .object(["user": .object(["username": .string(username)])]),
-            "timestamp": .object(["epoch": .number(submittedAt)]),
+            "timestamp": .object(["epoch": .number(JSONNumber(submittedAt))]),
         ]
         if result == "authentic" && final {
             item["certificate"] = .object(["site": .string("https://sim.entrupy.invalid/certificates/\(entrupyID)")])

@@ -29,8 +29,8 @@ struct SimulatorAPIController: Sendable {
                 return SimResponse.json(.object([
                     "metadata": .object(["result_mode": .string("results")]),
                     "items": .array(page.items.map(\.json)),
-                    "item_count": .number(Double(page.items.count)),
-                    "total_count": .number(Double(page.total)),
+                    "item_count": .number(JSONNumber(page.items.count)),
+                    "total_count": .number(JSONNumber(page.total)),
                     "next_cursor": page.nextCursor,
                 ]))
             } catch let failure as SimSearch.Failure {

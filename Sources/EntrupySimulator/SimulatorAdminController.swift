@@ -69,8 +69,8 @@ struct SimulatorAdminController: Sendable {
                 }
             }
             return SimResponse.json(.object([
-                "rate_limit_per_second": .number(behaviour.rateLimitPerSecond), "error_rate": .number(behaviour.errorRate),
-                "latency_ms": .number(Double(behaviour.latencyMilliseconds)), "duplicate_webhooks": .number(Double(behaviour.duplicateWebhooks)),
+                "rate_limit_per_second": .number(JSONNumber(behaviour.rateLimitPerSecond)), "error_rate": .number(JSONNumber(behaviour.errorRate)),
+                "latency_ms": .number(JSONNumber(behaviour.latencyMilliseconds)), "duplicate_webhooks": .number(JSONNumber(behaviour.duplicateWebhooks)),
             ]))
         }
         router.get("/_sim/stats") { _, _ in

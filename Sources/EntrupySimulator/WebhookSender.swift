@@ -35,7 +35,7 @@ final class WebhookSender: Service, Sendable {
             "id": .string("evt_" + UUID().uuidString.lowercased()),
             "entrupy_id": .string(item.entrupyID),
             "customer_item_id": .string(item.customerItemID),
-            "created": .number(Date().timeIntervalSince1970.rounded()),
+            "created": .number(JSONNumber(Date().timeIntervalSince1970.rounded())),
         ])
         let delivery = Delivery(body: Array(payload.jsonText.utf8))
         for _ in 0...max(0, store.behaviour.duplicateWebhooks) { input.yield(delivery) }

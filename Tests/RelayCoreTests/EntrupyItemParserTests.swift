@@ -55,4 +55,18 @@ struct EntrupyItemParserTests {
         #expect(throws: EntrupyItemParser.Failure.missingEntrupyID) { try parse(#"{"item": {"status": {}}}"#) }
         #expect(throws: EntrupyItemParser.Failure.notAnObject) { try parse("[1]") }
     }
+
+    @Test("a submission epoch that cannot be a date is left out, not trapped on",
+          arguments: ["1e13", "-1", "253402300800", "1e308", "\"x\""])
+    func impossibleEpochs(_ epoch: String) throws {
+        let json = try JSONValue.parse(Array(#"{"entrupy_id": "E1", "timestamp": {"epoch": \#(epoch)}}"#.utf8))
+        let item = try EntrupyItemParser.parse(json)
+        #expect(item.submittedAt == nil)
+        #expect(item.raw[path: "timestamp.epoch"] != nil)
+    }
+
+    @Test func theLastStorableEpochIsKept() throws {
+        let json = try JSONValue.parse(Array(#"{"entrupy_id": "E1", "timestamp": {"epoch": 253402300799}}"#.utf8))
+        #expect(try EntrupyItemParser.parse(json).submittedAt == Date(timeIntervalSince1970: 253_402_300_799))
+    }
 }

@@ -54,7 +54,10 @@ struct QueryParsingTests {
         #expect(!cursor.text.contains("+") && !cursor.text.contains("/") && !cursor.text.contains("="))
         #expect(PageCursor(text: PageCursor(key: "42").text)?.id == 42)
         for forged in ["", "abc", Base64Bytes.encodeURLSafe(Array(#"{"t": 1.5, "k": "x"}"#.utf8)),
-                       Base64Bytes.encodeURLSafe(Array(#"{"t": 1}"#.utf8)), Base64Bytes.encodeURLSafe(Array(#"[1]"#.utf8))] {
+                       Base64Bytes.encodeURLSafe(Array(#"{"t": 1}"#.utf8)), Base64Bytes.encodeURLSafe(Array(#"[1]"#.utf8)),
+                       Base64Bytes.encodeURLSafe(Array(#"{"k": "a\u0000b"}"#.utf8)),
+                       Base64Bytes.encodeURLSafe(Array(#"{"t": 9223372036854775807, "k": "x"}"#.utf8)),
+                       Base64Bytes.encodeURLSafe(Array(#"{"t": 1e300, "k": "x"}"#.utf8))] {
             #expect(PageCursor(text: forged) == nil, "\(forged)")
         }
     }

@@ -66,6 +66,14 @@ struct WebhookPayloadParserTests {
         #expect(parse("{\"entrupy_id\": \"\(String(repeating: "x", count: 600))\"}").identifiers.entrupyID == nil)
     }
 
+    @Test func numericEventIDsBeyondDoublePrecisionDoNotCollide() {
+        let first = parse(#"{"id": 9007199254740993, "entrupy_id": "E1"}"#)
+        let second = parse(#"{"id": 9007199254740992, "entrupy_id": "E1"}"#)
+        #expect(first.dedupKey == "id:9007199254740993")
+        #expect(second.dedupKey == "id:9007199254740992")
+        #expect(parse(#"{"customer_item_id": 1234567890123456, "id": 1}"#).identifiers.customerItemID == "1234567890123456")
+    }
+
     @Test func eventIDComesFromBodyThenHeaderThenHash() {
         #expect(parse(#"{"id": "evt-1", "entrupy_id": "E"}"#).dedupKey == "id:evt-1")
         #expect(parse(#"{"event_id": "evt-2", "entrupy_id": "E"}"#).dedupKey == "id:evt-2")

@@ -36,9 +36,20 @@ public enum EntrupyItemParser {
             category: (item[path: "activity.product_category"] ?? item[path: "properties.product_category"])?.scalarText,
             username: item[path: "owner.user.username"]?.scalarText,
             certificateURL: (item[path: "certificate.site"] ?? item[path: "more_details.certificate.site"])?.stringValue,
-            submittedAt: item[path: "timestamp.epoch"]?.doubleValue.map { Date(timeIntervalSince1970: $0) },
+            submittedAt: item[path: "timestamp.epoch"]?.doubleValue.flatMap(submissionDate),
             raw: item
         )
+    }
+
+    /// The latest submission time taken from an epoch: the year 9999. Beyond it a date cannot be
+    /// stored (PostgreSQL's driver traps on dates past about the year 294,000, as 1e13 is).
+    public static let latestEpoch: Double = 253_402_300_799
+
+    /// A submission time from `timestamp.epoch` (seconds since 1970), or nil when it is before
+    /// 1970 or after the year 9999: the item is still stored, without a submission time.
+    public static func submissionDate(epoch: Double) -> Date? {
+        guard epoch.isFinite, epoch >= 0, epoch <= latestEpoch else { return nil }
+        return Date(timeIntervalSince1970: epoch)
     }
 
     /// When `final` is absent: `needs_review` is not final, every other result is.

@@ -207,7 +207,9 @@ public struct JSONParser {
         return text
     }
 
-    private mutating func parseNumber() throws -> Double {
+    /// Keeps the number's text (see `JSONNumber`); refuses numbers a Double cannot hold and
+    /// exponents PostgreSQL's `numeric` (behind jsonb) would refuse.
+    private mutating func parseNumber() throws -> JSONNumber {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count else { throw failure("bad number") }
@@ -230,10 +232,11 @@ public struct JSONParser {
             let digits = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > digits else { throw failure("bad number") }
+            guard index - digits <= 4 else { throw failure("number out of range") }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
-            throw failure("number out of range")
-        }
-        return value
+        guard index - start <= 1024 else { throw failure("number too long") }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
+        return JSONNumber(validatedText: text)
     }
 }

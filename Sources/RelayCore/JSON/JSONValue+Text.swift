@@ -13,7 +13,7 @@ extension JSONValue {
     /// Integer value of a number or numeric string.
     public var int64Value: Int64? {
         switch self {
-        case .number(let number) where number.rounded() == number && abs(number) < 9e15: return Int64(number)
+        case .number(let number): return number.int64
         case .string(let text): return Int64(text)
         default: return nil
         }

@@ -6,7 +6,7 @@ import Foundation
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    case number(Double)
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     public var doubleValue: Double? {
-        if case .number(let number) = self { return number }
+        if case .number(let number) = self { return number.double }
         return nil
     }
 
@@ -55,11 +55,11 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// Text for a scalar: strings as they are, integral numbers without a fraction.
+    /// Text for a scalar: strings as they are, numbers as they were written.
     public var scalarText: String? {
         switch self {
         case .string(let text): return text
-        case .number(let number): return JSONWriter.numberText(number)
+        case .number(let number): return number.text
         default: return nil
         }
     }
@@ -72,8 +72,10 @@ extension JSONValue: Codable {
             self = .null
         } else if let flag = try? container.decode(Bool.self) {
             self = .bool(flag)
+        } else if let integer = try? container.decode(Int64.self) {
+            self = .number(JSONNumber(integer))
         } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
+            self = .number(JSONNumber(number))
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
         } else if let array = try? container.decode([JSONValue].self) {
@@ -88,7 +90,8 @@ extension JSONValue: Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let flag): try container.encode(flag)
-        case .number(let number): try container.encode(number)
+        case .number(let number):
+            if let integer = Int64(number.text) { try container.encode(integer) } else { try container.encode(number.double) }
         case .string(let text): try container.encode(text)
         case .array(let array): try container.encode(array)
         case .object(let object): try container.encode(object)

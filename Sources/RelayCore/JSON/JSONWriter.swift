@@ -12,7 +12,7 @@ public enum JSONWriter {
         switch value {
         case .null: out += Array("null".utf8)
         case .bool(let flag): out += Array((flag ? "true" : "false").utf8)
-        case .number(let number): out += Array(numberText(number).utf8)
+        case .number(let number): out += Array(number.text.utf8)
         case .string(let text): writeString(text, into: &out)
         case .array(let array):
             out.append(UInt8(ascii: "["))
@@ -31,13 +31,6 @@ public enum JSONWriter {
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Integers without a fraction; others in Swift's shortest round-tripping form.
-    static func numberText(_ number: Double) -> String {
-        guard number.isFinite else { return "null" }
-        if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
-        return String(number)
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

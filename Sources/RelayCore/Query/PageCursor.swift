@@ -16,12 +16,14 @@ public struct PageCursor: Sendable, Equatable {
 
     public init?(text: String) {
         guard text.count <= 2048, let bytes = Base64Bytes.decode(text), let json = try? JSONValue.parse(bytes),
-              let key = json["k"]?.stringValue, !key.isEmpty else { return nil }
+              let key = json["k"]?.stringValue, !key.isEmpty, key.utf8.count <= 512,
+              !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         switch json["t"] {
         case nil, .null?: time = nil
         case .number(let value)?:
-            guard value.rounded() == value, abs(value) < 9.0e15 else { return nil }
-            time = Int64(value)
+            // Within years 0 to 9999, so PostgreSQL's interval arithmetic cannot overflow on it.
+            guard let micros = value.int64, abs(micros) <= 253_402_300_800_000_000 else { return nil }
+            time = micros
         default: return nil
         }
         self.key = key
@@ -29,7 +31,7 @@ public struct PageCursor: Sendable, Equatable {
 
     public var text: String {
         var object: [String: JSONValue] = ["k": .string(key)]
-        if let time { object["t"] = .number(Double(time)) }
+        if let time { object["t"] = .number(JSONNumber(time)) }
         return Base64Bytes.encodeURLSafe(Array(JSONValue.object(object).jsonText.utf8))
     }
 

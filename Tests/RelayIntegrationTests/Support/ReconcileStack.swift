@@ -17,7 +17,7 @@ struct ReconcileStack: Sendable {
         try await TestDatabase.with { db async throws in
             let port = try await freePort()
             return try await TestSimulator.with(webhookURL: "http://127.0.0.1:\(port)/webhooks/entrupy") { sim async throws in
-                try await sim.configure(["rate_limit_per_second": .number(simulatorRate)])
+                try await sim.configure(["rate_limit_per_second": .number(JSONNumber(simulatorRate))])
                 let merged = fastEnv.merging(env) { _, new in new }
                 return try await TestRelay.with(database: db, env: merged, simulator: sim, port: port, worker: worker) { relay async throws in
                     try await body(ReconcileStack(database: db, simulator: sim, relay: relay))
