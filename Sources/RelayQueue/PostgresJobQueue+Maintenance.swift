@@ -59,6 +59,17 @@ extension PostgresJobQueue {
         return 0
     }
 
+    /// Deletes every job of `kind`, whatever its state (a benchmark starts from none); returns
+    /// how many. Not for kinds that workers are running.
+    @discardableResult
+    public func purge(kind: String) async throws -> Int {
+        let rows = try await client.query("""
+            WITH gone AS (DELETE FROM jobs WHERE kind = \(kind) RETURNING 1) SELECT count(*)::int FROM gone
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
     public func stats() async throws -> QueueStats {
         let rows = try await client.query("""
             SELECT count(*) FILTER (WHERE state IN ('available', 'retryable') AND scheduled_at <= now())::int,

@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import Logging
 import PostgresNIO
@@ -91,20 +92,25 @@ public struct PostgresJobQueue: Sendable {
     }
 
     /// Calls `wake` for every notification on `channel` until the task is cancelled,
-    /// reconnecting after any failure (a lost notification only delays: workers also poll).
+    /// listening again at most once a second after any failure (a lost notification only
+    /// delays: workers also poll).
     public func listen(_ wake: @escaping @Sendable () -> Void) async {
-        while !Task.isCancelled {
-            do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        for try await _ in notifications { wake() }
-                    }
+        await listenOnce(wake)
+        for await _ in AsyncTimerSequence(interval: .seconds(1), clock: .continuous) {
+            await listenOnce(wake)
+        }
+    }
+
+    private func listenOnce(_ wake: @escaping @Sendable () -> Void) async {
+        do {
+            try await client.withConnection { connection in
+                try await connection.listen(on: Self.channel) { notifications in
+                    for try await _ in notifications { wake() }
                 }
-            } catch {
-                if Task.isCancelled { return }
-                logger.debug("LISTEN connection ended; reconnecting", metadata: ["error": "\(PostgresErrorText.describe(error))"])
             }
-            try? await Task.sleep(for: .seconds(1))
+        } catch {
+            guard !Task.isCancelled else { return }
+            logger.debug("LISTEN connection ended; listening again", metadata: ["error": "\(PostgresErrorText.describe(error))"])
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 
 /// API tokens on PostgreSQL: created (shown once), listed, revoked, and checked on every
 /// request by the hash of what the caller sent.
@@ -32,7 +33,7 @@ public struct PostgresTokenRepository: Sendable {
                 return (token, TokenRecord(id: id, name: trimmed, role: role, hint: APIToken.hint(token), createdAt: created))
             }
             throw StoreError.missingResult
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+        } catch where PostgresErrorText.isUniqueViolation(error) {
             throw TokenError.nameTaken(trimmed)
         }
     }

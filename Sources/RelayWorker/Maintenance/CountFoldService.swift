@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Logging
 import Metrics
 import RelayCore
@@ -21,21 +22,23 @@ public struct CountFoldService: Service {
         self.logger = logger
     }
 
+    /// Folds at once, then every `interval` until graceful shutdown (a fold under way finishes).
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let started = ContinuousClock.now
-                do {
-                    let changed = try await items.foldCountChanges()
-                    duration.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
-                    if changed > 0 { logger.debug("folded item count changes", metadata: ["rows": "\(changed)"]) }
-                } catch {
-                    if Task.isCancelled { return }
-                    failures.increment()
-                    logger.warning("folding item counts failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
-                }
-                try? await Task.sleep(for: interval)
-            }
+        await fold()
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous).cancelOnGracefulShutdown() {
+            await fold()
+        }
+    }
+
+    private func fold() async {
+        let started = ContinuousClock.now
+        do {
+            let changed = try await items.foldCountChanges()
+            duration.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            if changed > 0 { logger.debug("folded item count changes", metadata: ["rows": "\(changed)"]) }
+        } catch {
+            failures.increment()
+            logger.warning("folding item counts failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
         }
     }
 }

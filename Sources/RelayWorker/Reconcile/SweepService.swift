@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Logging
 import RelayCore
 import RelayDatabase
@@ -23,17 +24,19 @@ public struct SweepService: Service {
         self.logger = logger
     }
 
+    /// Sweeps at once, then every `interval` until graceful shutdown (a sweep under way finishes).
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    _ = try await sweepOnce()
-                } catch {
-                    if Task.isCancelled { return }
-                    logger.warning("sweep failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
-                }
-                try? await Task.sleep(for: interval)
-            }
+        await sweepLoggingFailure()
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous).cancelOnGracefulShutdown() {
+            await sweepLoggingFailure()
+        }
+    }
+
+    private func sweepLoggingFailure() async {
+        do {
+            _ = try await sweepOnce()
+        } catch {
+            logger.warning("sweep failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
         }
     }
 
