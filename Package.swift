@@ -38,6 +38,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Time and process effects the adapters share, kept out of the pure modules: deadlines,
+        // the API rate budget (it sleeps), settings read from the environment and secret files.
+        .target(
+            name: "RelayRuntime",
+            dependencies: ["RelayCore"],
+            swiftSettings: swiftSettings
+        ),
         // PostgreSQL plumbing every adapter shares: error text, SQLSTATE checks.
         .target(
             name: "RelayDatabase",
@@ -73,7 +80,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -82,6 +88,7 @@ let package = Package(
             name: "EntrupyAPI",
             dependencies: [
                 "RelayCore",
+                "RelayRuntime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,19 +137,21 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
-        // HTTP surface: receiver, health, metrics, the query API, the console. Knows no SQL text.
+        // HTTP surface: the receiver (with its group-commit ingestor), health, metrics, the
+        // query API, the console. Reaches the database only through RelayStore's repositories:
+        // no SQL, no driver.
         .target(
             name: "RelayHTTP",
             dependencies: [
                 "RelayCore",
-                "RelayDatabase",
-                "RelayQueue",
+                "RelayRuntime",
                 "RelayStore",
                 "EntrupyAPI",
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -150,6 +159,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -158,6 +169,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayCore",
+                "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
                 "RelayRules",
@@ -181,7 +193,9 @@ let package = Package(
             name: "EntrupyRelay",
             dependencies: [
                 "RelayApp",
+                "RelayHTTP",
                 "RelayCore",
+                "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
                 "RelayRules",
@@ -240,6 +254,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RelayRuntimeTests",
+            dependencies: ["RelayRuntime", "RelayCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RelayNotifyTests",
             dependencies: ["RelayCore", "RelayRules", "RelayNotify"],
             swiftSettings: swiftSettings
@@ -248,6 +267,7 @@ let package = Package(
             name: "RelayIntegrationTests",
             dependencies: [
                 "RelayApp",
+                "RelayRuntime",
                 "RelayWorker",
                 "RelayQueue",
                 "RelayDatabase",

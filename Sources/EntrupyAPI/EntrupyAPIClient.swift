@@ -5,6 +5,7 @@ import Metrics
 import NIOCore
 import NIOHTTP1
 import RelayCore
+import RelayRuntime
 
 /// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user. Every call
 /// first takes a token from the process-wide `RateBudget`; a 429 pauses the budget for its

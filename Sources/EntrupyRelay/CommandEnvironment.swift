@@ -5,6 +5,7 @@ import Logging
 import PostgresNIO
 import RelayApp
 import RelayCore
+import RelayRuntime
 import RelayDatabase
 import RelayRules
 import RelayStore
@@ -16,7 +17,7 @@ struct CommandEnvironment {
     let logger: Logger
 
     init(receiving: Bool, reconciling: Bool = false) throws {
-        let reader = EnvironmentReader(environment: ProcessInfo.processInfo.environment)
+        let reader = EnvironmentReader.process()
         do {
             settings = try RelaySettings(reader: reader, receiving: receiving, reconciling: reconciling)
         } catch let error as SettingsError {

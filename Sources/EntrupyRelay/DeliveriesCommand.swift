@@ -3,6 +3,7 @@ import Foundation
 import RelayApp
 import RelayCore
 import RelayStore
+import RelayHTTP
 
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +40,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 try await PostgresDeliveryRepository(client: client, logger: logger).list(state: state, entrupyID: item, limit: limit)
             }
             if json {
-                print(JSONValue.array(deliveries.map(\.summaryJSON)).jsonText)
+                print(try OutputFormat.json(deliveries.map(APIDelivery.init)))
                 return
             }
             let rows = deliveries.map { delivery in

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayApp
 import RelayStore
+import RelayHTTP
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +31,7 @@ struct EventsCommand: AsyncParsableCommand {
             let events = try await CommandEnvironment.database(environment) { client in
                 try await PostgresWebhookEventRepository(client: client, logger: logger).list(limit: limit)
             }
-            print(json ? try OutputFormat.json(events) : OutputFormat.table(events))
+            print(json ? try OutputFormat.json(events.map(APIWebhookEvent.init)) : OutputFormat.table(events))
         }
     }
 }

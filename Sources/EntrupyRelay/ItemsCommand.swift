@@ -3,6 +3,7 @@ import Foundation
 import RelayApp
 import RelayCore
 import RelayStore
+import RelayHTTP
 
 struct ItemsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +28,7 @@ struct ItemsCommand: AsyncParsableCommand {
             }) else {
                 CommandEnvironment.fail("no item with Entrupy ID or customer item ID \"\(id)\"")
             }
-            print(json ? try OutputFormat.json(item) : OutputFormat.item(item))
+            print(json ? try OutputFormat.json(APIItemDetail(item)) : OutputFormat.item(item))
         }
     }
 }

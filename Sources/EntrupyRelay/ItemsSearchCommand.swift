@@ -3,6 +3,7 @@ import Foundation
 import RelayApp
 import RelayCore
 import RelayStore
+import RelayHTTP
 
 extension ItemsCommand {
     /// `items search`: the query API's filters as flags, checked by the same parser.
@@ -59,7 +60,7 @@ extension ItemsCommand {
                 try await PostgresItemRepository(client: client, logger: logger).search(query)
             }
             if json {
-                print(try OutputFormat.json(page))
+                print(try OutputFormat.json(APIItemSummary.page(page)))
             } else if query.countOnly {
                 print("\(page.totalCount) items")
             } else if page.items.isEmpty {

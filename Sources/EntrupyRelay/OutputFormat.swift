@@ -1,13 +1,11 @@
 import Foundation
+import RelayHTTP
 import RelayStore
 
-/// Renders records for people (a padded table) or programs (pretty JSON, ISO 8601 dates).
+/// Renders records for people (a padded table) or programs (the API's JSON, indented).
 enum OutputFormat {
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try APIJSON.text(value, pretty: true)
     }
 
     static func table(_ events: [WebhookEventRecord]) -> String {

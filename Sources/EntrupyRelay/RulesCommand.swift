@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayApp
 import RelayCore
+import RelayRuntime
 import RelayRules
 import RelayStore
 import RelayWorker
@@ -12,7 +13,7 @@ struct RulesCommand: AsyncParsableCommand {
     )
 
     static func load(_ file: String) -> RuleSet {
-        let reader = EnvironmentReader(environment: ProcessInfo.processInfo.environment)
+        let reader = EnvironmentReader.process()
         do {
             return try RulesStore.load(file, parser: RuleSetParser(secret: { try reader.secret($0) }))
         } catch let error as RuleSetError {

@@ -59,7 +59,7 @@ struct TokensCommand: AsyncParsableCommand {
                 try await PostgresTokenRepository(client: client, logger: logger).list(includeRevoked: all)
             }
             if json {
-                print(try OutputFormat.json(tokens))
+                print(try OutputFormat.json(tokens.map(TokenJSON.init)))
                 return
             }
             let formatter = ISO8601DateFormatter()

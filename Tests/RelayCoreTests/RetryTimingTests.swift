@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import RelayCore
 
-@Suite("Backoff, Retry-After and the rate budget")
+@Suite("Backoff and Retry-After")
 struct RetryTimingTests {
     @Test func backoffDoublesWithJitterAndCaps() {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(60))
@@ -44,49 +44,5 @@ struct RetryTimingTests {
         #expect(RetryAfter.parse("0000000000000000000000007", now: now, maximum: cap) == .seconds(7))
         #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: now, maximum: cap) == cap)
         #expect(RetryAfter.parse("5", now: now, maximum: .seconds(-10)) == .zero)
-    }
-
-    @Test func budgetAllowsItsBurstThenMakesCallersWait() async throws {
-        let budget = RateBudget(ratePerSecond: 20, burst: 5)
-        let start = ContinuousClock.now
-        for _ in 0..<5 { try await budget.acquire() }
-        // Without the burst these five would take 200 ms; the bound is loose on purpose.
-        #expect(ContinuousClock.now - start < .milliseconds(150))
-        for _ in 0..<4 { try await budget.acquire() }
-        // Four more tokens at 20/s take about 200 ms; only a lower bound is asserted.
-        #expect(ContinuousClock.now - start >= .milliseconds(150))
-    }
-
-    @Test func pauseHoldsEveryCaller() async throws {
-        let budget = RateBudget(ratePerSecond: 1000, burst: 10)
-        budget.pause(for: .milliseconds(200))
-        let start = ContinuousClock.now
-        try await budget.acquire()
-        #expect(ContinuousClock.now - start >= .milliseconds(190))
-    }
-}
-
-@Suite("Deadlines")
-struct DeadlineTests {
-    @Test func returnsTheResultWhenInTime() async throws {
-        #expect(try await withDeadline(.seconds(5)) { 42 } == 42)
-        await #expect(throws: CancellationError.self) { try await withDeadline(.seconds(5)) { throw CancellationError() } }
-    }
-
-    @Test func answersOnTimeEvenWhenTheOperationIgnoresCancellation() async throws {
-        let started = ContinuousClock.now
-        await #expect(throws: DeadlineExceeded.self) {
-            try await withDeadline(.milliseconds(100)) {
-                // Sleeps on a thread, deaf to cancellation, like a query on a silent connection.
-                await withCheckedContinuation { continuation in
-                    Thread.detachNewThread {
-                        Thread.sleep(forTimeInterval: 2)
-                        continuation.resume()
-                    }
-                }
-                return 1
-            }
-        }
-        #expect(ContinuousClock.now - started < .seconds(1.5))
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EntrupyAPI
+import RelayRuntime
 import Foundation
 import Logging
 import RelayCore

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayRuntime
 import RelayDatabase
 import RelayHTTP
 import RelayStore

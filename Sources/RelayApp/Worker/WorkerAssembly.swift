@@ -1,8 +1,10 @@
+import Foundation
 import AsyncHTTPClient
 import EntrupyAPI
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayRuntime
 import RelayQueue
 import RelayNotify
 import RelayRules
@@ -96,7 +98,7 @@ public struct WorkerAssembly {
         guard let url = settings.smtpURL, let from = settings.smtpFrom else { return nil }
         do {
             var configuration = try SMTPConfiguration(
-                url: url, from: from, heloName: settings.smtpHeloName, caFile: settings.smtpCAFile,
+                url: url, from: from, heloName: settings.smtpHeloName ?? ProcessInfo.processInfo.hostName, caFile: settings.smtpCAFile,
                 commandTimeout: .seconds(settings.smtpTimeoutSeconds))
             if let password = settings.smtpPassword { configuration.password = password }
             // One kept connection per email that may be under way at once.

@@ -2,13 +2,15 @@ import Foundation
 
 /// Reads settings from an environment dictionary. Secrets may also come from a file named
 /// by `NAME_FILE` (the Docker/Kubernetes convention), so they need not sit in the environment.
+/// Pure: the caller passes how to read a file (`EnvironmentReader.process` in RelayRuntime
+/// reads the process's environment and the file system).
 public struct EnvironmentReader: Sendable {
     public let environment: [String: String]
     let readFile: @Sendable (String) throws -> String
 
     public init(
         environment: [String: String],
-        readFile: @escaping @Sendable (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
+        readFile: @escaping @Sendable (String) throws -> String
     ) {
         self.environment = environment
         self.readFile = readFile

@@ -42,7 +42,8 @@ public struct RelaySettings: Sendable {
     public var smtpPassword: String?
     public var smtpFrom: String?
     public var smtpCAFile: String?
-    public var smtpHeloName: String
+    /// The name the relay gives in EHLO; nil: the host's name.
+    public var smtpHeloName: String?
     public var smtpTimeoutSeconds: Int
     public var callbackTimeoutSeconds: Int
     public var allowPrivateCallbacks: Bool
@@ -140,7 +141,7 @@ public struct RelaySettings: Sendable {
             throw SettingsError.missing(name: "SMTP_FROM", hint: "set the sender address, e.g. relay@example.com, to send email")
         }
         smtpCAFile = reader.string("SMTP_CA_FILE")
-        smtpHeloName = reader.string("SMTP_HELO_NAME") ?? ProcessInfo.processInfo.hostName
+        smtpHeloName = reader.string("SMTP_HELO_NAME")
         smtpTimeoutSeconds = try reader.integer("SMTP_TIMEOUT_SECONDS", default: 30, range: 1...600)
         callbackTimeoutSeconds = try reader.integer("CALLBACK_TIMEOUT_SECONDS", default: 10, range: 1...300)
         allowPrivateCallbacks = try reader.bool("ALLOW_PRIVATE_CALLBACKS", default: false)

@@ -24,11 +24,7 @@ public struct DeliveriesAPIController: Sendable {
         let query = try request.query(DeliveryListQuery.parse)
         let page = try await deliveries.list(state: query.state, entrupyID: query.item,
                                              cursor: query.cursor, limit: query.limit + 1)
-        let (shown, next) = PageCursor.page(page, limit: query.limit, id: \.id)
-        return JSONResponse.make(.object([
-            "deliveries": .array(shown.map(\.summaryJSON)),
-            "next_cursor": next.map { .string($0.text) } ?? .null,
-        ]))
+        return try JSONResponse.make(APIPage("deliveries", fetched: page, limit: query.limit, id: \.id, row: APIDelivery.init))
     }
 
     @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -43,9 +39,7 @@ public struct DeliveriesAPIController: Sendable {
         case .queued:
             context.logger.info("api: delivery retry", metadata: ["delivery_id": "\(id)", "by": "\(caller.name)"])
             guard let record = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }
-            return JSONResponse.make(.object([
-                "delivery": record.summaryJSON, "message": .string("delivery \(id) will be attempted again now"),
-            ]), status: .accepted)
+            return try JSONResponse.make(APIDeliveryRetried(record), status: .accepted)
         }
     }
 }

@@ -17,29 +17,12 @@ public struct EventsAPIController: Sendable {
         router.get("/v1/events", use: list)
     }
 
-    struct Page: Encodable {
-        let events: [WebhookEventRecord]
-        let nextCursor: String?
-
-        enum CodingKeys: String, CodingKey {
-            case events
-            case nextCursor = "next_cursor"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(events, forKey: .events)
-            try c.encode(nextCursor, forKey: .nextCursor)
-        }
-    }
-
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         _ = try await auth.caller(request, context: context, needs: .readEvents)
         var query = try request.query(EventListQuery.parse)
         let limit = query.limit
         query.limit += 1
         let found = try await events.list(query)
-        let (shown, next) = PageCursor.page(found, limit: limit, id: \.id)
-        return try JSONResponse.make(Page(events: shown, nextCursor: next?.text))
+        return try JSONResponse.make(APIPage("events", fetched: found, limit: limit, id: \.id, row: APIWebhookEvent.init))
     }
 }

@@ -23,14 +23,14 @@ public struct ItemsAPIController: Sendable {
     @Sendable func search(_ request: Request, context: RelayRequestContext) async throws -> Response {
         _ = try await auth.caller(request, context: context, needs: .readItems)
         let query = try request.query { pairs throws(QueryParameterError) in try ItemSearchQuery.parse(pairs) }
-        return try JSONResponse.make(try await items.search(query))
+        return try JSONResponse.make(APIItemSummary.page(try await items.search(query)))
     }
 
     @Sendable func show(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try await auth.caller(request, context: context, needs: .readItems)
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
-        return try JSONResponse.make(caller.role.allows(.readDeliveries) ? detail : detail.forItemReaders())
+        return try JSONResponse.make(APIItemDetail(caller.role.allows(.readDeliveries) ? detail : detail.forItemReaders()))
     }
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -39,11 +39,7 @@ public struct ItemsAPIController: Sendable {
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
         let queued = try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)
         context.logger.info("api: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(caller.name)"])
-        return JSONResponse.make(.object([
-            "entrupy_id": .string(detail.entrupyID),
-            "job_id": queued.map { .number(Double($0)) } ?? .null,
-            "message": .string(queued == nil ? "a fetch of this item is already queued" : "the item will be fetched again now"),
-        ]), status: .accepted)
+        return try JSONResponse.make(APIReconcileAccepted(entrupyID: detail.entrupyID, jobID: queued), status: .accepted)
     }
 
     static func notFound(_ id: String) -> APIError {

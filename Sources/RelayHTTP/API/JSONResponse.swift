@@ -4,20 +4,10 @@ import HTTPTypes
 import NIOCore
 import RelayCore
 
-/// JSON answers of the query API: sorted keys, ISO 8601 dates with milliseconds in UTC.
+/// JSON answers of the query API, written by `APIJSON` from the response types.
 public enum JSONResponse {
     public static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ISODate.text(date))
-        }
-        return make(bytes: try encoder.encode(value), status: status)
-    }
-
-    public static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        make(bytes: Data(value.jsonText.utf8), status: status)
+        make(bytes: try APIJSON.encode(value), status: status)
     }
 
     static func make(bytes: Data, status: HTTPResponse.Status) -> Response {

@@ -4,7 +4,6 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import RelayCore
-import RelayDatabase
 import RelayStore
 
 /// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,
@@ -51,22 +50,15 @@ public struct SDKAuthorizeController: Sendable {
                                                  firstName: input.firstName, lastName: input.lastName, conflict: result.conflict))
         } catch {
             // Entrupy signed, but without the username stored support could not find the user's items: ask for a retry.
-            context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(StoreError.describe(error))"])
             throw APIError(.serviceUnavailable, "the user could not be recorded; retry later", headers: [.retryAfter: "5"])
         }
         context.logger.info("sdk user authorized", metadata: [
             "unique_user_id": "\(input.uniqueUserID)", "username": "\(result.username)", "conflict": "\(result.conflict)",
             "by": "\(caller.name)",
         ])
-        var body: [String: JSONValue] = [
-            "signed_authorization_request": .string(result.signedAuthorizationRequest),
-            "username": .string(result.username),
-            "conflict": .bool(result.conflict),
-        ]
-        if result.conflict {
-            body["warning"] = .string("Entrupy already knows this unique_user_id with another email or name and kept the first ones; the signed request is valid")
-        }
-        return JSONResponse.make(.object(body))
+        return try JSONResponse.make(APISDKAuthorization(
+            signedAuthorizationRequest: result.signedAuthorizationRequest, username: result.username, conflict: result.conflict))
     }
 
     static func parse(_ request: Request) async throws -> AuthorizeUserRequest {

@@ -27,9 +27,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Body(error: .init(status: status.code, message: message)))) ?? Data("{}".utf8)
+        let data = (try? APIJSON.encode(Body(error: .init(status: status.code, message: message)))) ?? Data("{}".utf8)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -26,14 +26,4 @@ public struct DeliveryAttempt: Sendable, Equatable {
         self.responseExcerpt = responseExcerpt
         self.worker = worker
     }
-
-    public var json: JSONValue {
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        return .object([
-            "attempt": .number(Double(attempt)), "started_at": .string(DeliveryRecord.format(startedAt)),
-            "duration_ms": .number(Double(durationMilliseconds)), "outcome": .string(outcome.rawValue),
-            "status_code": statusCode.map { .number(Double($0)) } ?? .null, "smtp_reply": text(smtpReply),
-            "error": text(error), "response_excerpt": text(responseExcerpt),
-        ])
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of an item's merged timeline, for people: what happened, when, in a sentence.
-public struct TimelineEvent: Sendable, Encodable, Equatable {
+public struct TimelineEvent: Sendable, Equatable {
     /// `webhook.received`, `reconciled`, a transition kind (`result.final`, ...), or
     /// `delivery.delivered` / `delivery.failed` / `delivery.dead` for an attempt.
     public var kind: String
@@ -11,21 +11,6 @@ public struct TimelineEvent: Sendable, Encodable, Equatable {
     public var deliveryID: Int64?
     /// Orders same-instant entries by cause: webhook, fetch, transition, delivery.
     let rank: Int
-
-    enum CodingKeys: String, CodingKey {
-        case kind, at, summary
-        case webhookEventID = "webhook_event_id"
-        case deliveryID = "delivery_id"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(at, forKey: .at)
-        try c.encode(summary, forKey: .summary)
-        try c.encode(webhookEventID, forKey: .webhookEventID)
-        try c.encode(deliveryID, forKey: .deliveryID)
-    }
 
     /// Pure: the detail's sections as one list in time order.
     static func merge(_ detail: ItemDetail) -> [TimelineEvent] {

@@ -1,3 +1,5 @@
+import RelayDatabase
+
 /// Failures of the store that are not PostgreSQL's own errors.
 public enum StoreError: Error, CustomStringConvertible {
     /// The database answered a batch without a row for one of its events (should not happen).
@@ -10,5 +12,11 @@ public enum StoreError: Error, CustomStringConvertible {
         case .missingResult: "the database returned no row for a stored event"
         case .shuttingDown: "the service is shutting down"
         }
+    }
+
+    /// Any error a store call threw, as text for a log line: PostgreSQL's message and SQLSTATE
+    /// (postgres-nio's own description hides them), so callers need not know the driver.
+    public static func describe(_ error: any Error) -> String {
+        PostgresErrorText.describe(error)
     }
 }

@@ -1,5 +1,5 @@
 /// What the receiver tells the sender once the event is durable.
-public struct IngestResult: Sendable, Equatable, Codable {
+public struct IngestResult: Sendable, Equatable {
     /// The stored event's ID (the original's, for a duplicate).
     public var id: Int64
     public var duplicate: Bool

@@ -6,6 +6,7 @@ import NIOHTTP1
 import PostgresNIO
 import RelayApp
 import RelayCore
+import RelayRuntime
 import RelayStore
 import ServiceLifecycle
 
@@ -31,7 +32,7 @@ struct TestRelay {
             "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused",
         ]
         env.merge(extra) { _, new in new }
-        var settings = try RelaySettings(reader: EnvironmentReader(environment: env), receiving: true, reconciling: true)
+        var settings = try RelaySettings(reader: EnvironmentReader.process(env), receiving: true, reconciling: true)
         settings.database = database
         return settings
     }

@@ -1,7 +1,9 @@
+import AsyncAlgorithms
 import Logging
 import Metrics
 import RelayCore
-import RelayDatabase
+import RelayRuntime
+import RelayStore
 import ServiceLifecycle
 import Synchronization
 
@@ -120,8 +122,7 @@ public final class GroupCommitIngestor: Service, Sendable {
     /// Answers requests whose deadline passed, whether queued or held by a stuck writer.
     private func expireLoop() async {
         let period = min(max(storeTimeout / 20, .milliseconds(10)), .milliseconds(100))
-        while !Task.isCancelled {
-            try? await Task.sleep(for: period)
+        for await _ in AsyncTimerSequence(interval: period, clock: .continuous) {
             let now = ContinuousClock.now
             let late = state.withLock { state in state.waiting.filter { $0.value.deadline <= now }.map(\.key) }
             if !late.isEmpty {
@@ -146,7 +147,7 @@ public final class GroupCommitIngestor: Service, Sendable {
             } catch {
                 commitFailures.increment()
                 logger.error("storing webhook batch failed", metadata: [
-                    "batch_size": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))",
+                    "batch_size": "\(batch.count)", "error": "\(StoreError.describe(error))",
                 ])
                 answer(tickets, with: .failure(error))
             }

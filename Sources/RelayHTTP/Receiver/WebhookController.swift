@@ -4,7 +4,6 @@ import HTTPTypes
 import Logging
 import NIOCore
 import RelayCore
-import RelayDatabase
 import RelayStore
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.
@@ -62,7 +61,7 @@ public struct WebhookController: Sendable {
         let body = Array(buffer.readableBytesView)
         metrics.bodyBytes.record(body.count)
 
-        let headers = Self.lowercasedHeaders(request.headers)
+        let headers = Self.keptHeaderValues(request.headers)
         let verification = verifier.verify(body: body, headers: headers)
         guard case .verified(let scheme) = verification else {
             metrics.record(.unauthorized, since: start)
@@ -79,7 +78,7 @@ public struct WebhookController: Sendable {
             result = try await ingestor.ingest(event)
         } catch {
             metrics.record(.unavailable, since: start)
-            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreError.describe(error))"])
             var retry = HTTPFields()
             retry[.retryAfter] = String(retryAfterSeconds)
             throw APIError(.serviceUnavailable, "the event could not be stored; retry later", headers: retry)
@@ -90,13 +89,11 @@ public struct WebhookController: Sendable {
             "stored_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
-        // Written by hand: this answer is on the hot path and its shape never changes.
-        let answer = #"{"duplicate":"# + (result.duplicate ? "true" : "false") + #","id":"# + String(result.id) + "}"
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: answer)))
+        return try JSONResponse.make(APIWebhookAccepted(result))
     }
 
-    static func lowercasedHeaders(_ fields: HTTPFields) -> [String: String] {
+    /// The values of `keptHeaders` only (every other header is dropped), keyed by lowercase name.
+    static func keptHeaderValues(_ fields: HTTPFields) -> [String: String] {
         var out: [String: String] = [:]
         for name in keptHeaders {
             let values = fields[values: name]

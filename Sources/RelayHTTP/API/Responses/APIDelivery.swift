@@ -1,0 +1,42 @@
+import Foundation
+import RelayStore
+
+/// A delivery as lists show it; the payload is left out (it can be large).
+public struct APIDelivery: Encodable, Sendable {
+    let id: Int64
+    let entrupyID: String
+    let rule: String
+    let channel: String
+    let target: String
+    let state: String
+    let attempts: Int
+    @AlwaysPresent var lastError: String?
+    let transition: String
+    let idempotencyKey: String
+    let createdAt: Date
+    /// Only while another attempt is coming (`pending` or `failed`).
+    @AlwaysPresent var nextAttemptAt: Date?
+    @AlwaysPresent var deliveredAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, entrupyID = "entrupy_id", rule, channel, target, state, attempts, lastError = "last_error", transition
+        case idempotencyKey = "idempotency_key", createdAt = "created_at", nextAttemptAt = "next_attempt_at"
+        case deliveredAt = "delivered_at"
+    }
+
+    public init(_ delivery: DeliveryRecord) {
+        id = delivery.id
+        entrupyID = delivery.entrupyID
+        rule = delivery.rule
+        channel = delivery.channel.rawValue
+        target = delivery.target
+        state = delivery.state.rawValue
+        attempts = delivery.attempts
+        lastError = delivery.lastError
+        transition = delivery.transition
+        idempotencyKey = delivery.idempotencyKey
+        createdAt = delivery.createdAt
+        nextAttemptAt = delivery.state == .failed || delivery.state == .pending ? delivery.nextAttemptAt : nil
+        deliveredAt = delivery.deliveredAt
+    }
+}

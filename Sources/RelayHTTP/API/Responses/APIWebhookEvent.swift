@@ -1,0 +1,37 @@
+import Foundation
+import RelayStore
+
+/// A stored webhook's metadata (never its body).
+public struct APIWebhookEvent: Encodable, Sendable {
+    let id: Int64
+    @AlwaysPresent var eventType: String?
+    @AlwaysPresent var eventID: String?
+    @AlwaysPresent var entrupyID: String?
+    @AlwaysPresent var customerItemID: String?
+    let state: String
+    let duplicates: Int
+    let verifiedBy: String
+    @AlwaysPresent var clientAddress: String?
+    let bodyBytes: Int
+    let receivedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, eventType = "event_type", eventID = "event_id", entrupyID = "entrupy_id", customerItemID = "customer_item_id"
+        case state, duplicates, verifiedBy = "verified_by", clientAddress = "client_address", bodyBytes = "body_bytes"
+        case receivedAt = "received_at"
+    }
+
+    public init(_ event: WebhookEventRecord) {
+        id = event.id
+        eventType = event.eventType
+        eventID = event.eventID
+        entrupyID = event.entrupyID
+        customerItemID = event.customerItemID
+        state = event.state.rawValue
+        duplicates = event.duplicates
+        verifiedBy = event.verifiedBy
+        clientAddress = event.clientAddress
+        bodyBytes = event.bodyBytes
+        receivedAt = event.receivedAt
+    }
+}
