@@ -258,6 +258,16 @@ let package = Package(
             dependencies: ["RelayRuntime", "RelayCore"],
             swiftSettings: swiftSettings
         ),
+        // The HTTP routes on in-memory stores: the role × route matrix and the query rules, no PostgreSQL.
+        .testTarget(
+            name: "RelayHTTPTests",
+            dependencies: [
+                "RelayHTTP", "RelayCore", "RelayStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RelayNotifyTests",
             dependencies: ["RelayCore", "RelayRules", "RelayNotify"],

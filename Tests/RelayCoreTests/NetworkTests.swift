@@ -46,4 +46,22 @@ struct NetworkTests {
         #expect(resolver.clientAddress(peer: "127.0.0.1", forwardedFor: ["198.51.100.7, garbage"]) == "127.0.0.1")
         #expect(resolver.clientAddress(peer: nil, forwardedFor: ["1.1.1.1"]) == nil)
     }
+
+    @Test("hops written with a port name their address", arguments: [
+        ("198.51.100.7:41234", "198.51.100.7"), ("[2001:db8::7]:443", "2001:db8::7"), ("[2001:db8::7]", "2001:db8::7"),
+        ("2001:db8::7", "2001:db8::7"),
+    ])
+    func hopsWithPorts(_ hop: String, _ client: String) {
+        let resolver = ClientAddressResolver(trustedProxies: [CIDRBlock("127.0.0.1/32")!])
+        #expect(resolver.clientAddress(peer: "127.0.0.1", forwardedFor: ["6.6.6.6, \(hop)"]) == client)
+    }
+
+    @Test("malformed hops stop the walk", arguments: [
+        "198.51.100.7:", "198.51.100.7:99999", "198.51.100.7:80:80", "[2001:db8::7", "[2001:db8::7]x", "[2001:db8::7]:", "[198.51.100.7",
+        "198.51.100.7:+80", "198.51.100.7:٨٠",
+    ])
+    func malformedHops(_ hop: String) {
+        let resolver = ClientAddressResolver(trustedProxies: [CIDRBlock("127.0.0.1/32")!])
+        #expect(resolver.clientAddress(peer: "127.0.0.1", forwardedFor: [hop]) == "127.0.0.1")
+    }
 }

@@ -15,20 +15,13 @@ extension RelayServer {
         let auth = BearerAuthenticator(
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
             limiter: FailedAttemptLimiter(limit: settings.authFailureLimit, window: .seconds(settings.authFailureWindowSeconds)))
-        let items = PostgresItemRepository(client: client, logger: logger)
-        let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
-
-        ItemsAPIController(auth: auth, items: items).addRoutes(to: router)
-        DeliveriesAPIController(auth: auth, deliveries: deliveries).addRoutes(to: router)
-        EventsAPIController(auth: auth, events: PostgresWebhookEventRepository(
-            client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)).addRoutes(to: router)
-        SDKAuthorizeController(auth: auth, api: api, users: PostgresSDKUserRepository(client: client, logger: logger))
-            .addRoutes(to: router)
-        OpenAPIController().addRoutes(to: router)
-        ConsoleController(
-            auth: auth, tokens: tokens, sessions: PostgresSessionRepository(client: client, logger: logger), items: items,
-            deliveries: deliveries,
+        QueryRoutes(
+            auth: auth, tokens: tokens, sessions: PostgresSessionRepository(client: client, logger: logger),
+            items: PostgresItemRepository(client: client, logger: logger),
+            deliveries: PostgresDeliveryRepository(client: client, logger: logger),
+            events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts),
+            sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api,
             sessionLifetime: .seconds(settings.consoleSessionHours * 3600), secureCookies: settings.consoleSecureCookies
-        ).addRoutes(to: router)
+        ).add(to: router)
     }
 }

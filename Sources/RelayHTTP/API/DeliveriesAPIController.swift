@@ -6,21 +6,19 @@ import RelayStore
 
 /// `/v1/deliveries`: the outbox, newest first, and a retry that keeps the idempotency key.
 public struct DeliveriesAPIController: Sendable {
-    let auth: BearerAuthenticator
-    let deliveries: PostgresDeliveryRepository
+    let deliveries: any DeliveryQueries
 
-    public init(auth: BearerAuthenticator, deliveries: PostgresDeliveryRepository) {
-        self.auth = auth
+    public init(deliveries: any DeliveryQueries) {
         self.deliveries = deliveries
     }
 
-    public func addRoutes(to router: Router<RelayRequestContext>) {
-        router.get("/v1/deliveries", use: list)
-        router.post("/v1/deliveries/{id}/retry", use: retry)
+    /// On the signed-in `/v1` group.
+    func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
+        v1.on(.get, "deliveries", needs: .readDeliveries, use: list)
+        v1.on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
     }
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        _ = try await auth.caller(request, context: context, needs: .readDeliveries)
         let query = try request.query(DeliveryListQuery.parse)
         let page = try await deliveries.list(state: query.state, entrupyID: query.item,
                                              cursor: query.cursor, limit: query.limit + 1)
@@ -28,7 +26,7 @@ public struct DeliveriesAPIController: Sendable {
     }
 
     @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let caller = try await auth.caller(request, context: context, needs: .retryDeliveries)
+        let caller = try context.requireCaller()
         let text = try context.parameters.require("id")
         guard let id = Int64(text), id > 0 else { throw APIError(.badRequest, "parameter \"id\": must be a delivery ID (a positive whole number)") }
         let outcome = try await deliveries.retry(id: id)

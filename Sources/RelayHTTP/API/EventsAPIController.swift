@@ -5,20 +5,18 @@ import RelayStore
 
 /// `GET /v1/events`: the raw webhooks as received (metadata, no bodies), for admins.
 public struct EventsAPIController: Sendable {
-    let auth: BearerAuthenticator
-    let events: PostgresWebhookEventRepository
+    let events: any WebhookEventQueries
 
-    public init(auth: BearerAuthenticator, events: PostgresWebhookEventRepository) {
-        self.auth = auth
+    public init(events: any WebhookEventQueries) {
         self.events = events
     }
 
-    public func addRoutes(to router: Router<RelayRequestContext>) {
-        router.get("/v1/events", use: list)
+    /// On the signed-in `/v1` group.
+    func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
+        v1.on(.get, "events", needs: .readEvents, use: list)
     }
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        _ = try await auth.caller(request, context: context, needs: .readEvents)
         var query = try request.query(EventListQuery.parse)
         let limit = query.limit
         query.limit += 1

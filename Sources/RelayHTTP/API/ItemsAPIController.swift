@@ -6,35 +6,33 @@ import RelayStore
 
 /// `/v1/items`: search, one item with its whole history, and a re-fetch on demand.
 public struct ItemsAPIController: Sendable {
-    let auth: BearerAuthenticator
-    let items: PostgresItemRepository
+    let items: any ItemQueries
 
-    public init(auth: BearerAuthenticator, items: PostgresItemRepository) {
-        self.auth = auth
+    public init(items: any ItemQueries) {
         self.items = items
     }
 
-    public func addRoutes(to router: Router<RelayRequestContext>) {
-        router.get("/v1/items", use: search)
-        router.get("/v1/items/{entrupy_id}", use: show)
-        router.post("/v1/items/{entrupy_id}/reconcile", use: reconcile)
+    /// On the signed-in `/v1` group.
+    func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
+        v1.on(.get, "items", needs: .readItems, use: search)
+        v1.on(.get, "items/{entrupy_id}", needs: .readItems, use: show)
+        v1.on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
     }
 
     @Sendable func search(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        _ = try await auth.caller(request, context: context, needs: .readItems)
         let query = try request.query { pairs throws(QueryParameterError) in try ItemSearchQuery.parse(pairs) }
         return try JSONResponse.make(APIItemSummary.page(try await items.search(query)))
     }
 
     @Sendable func show(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let caller = try await auth.caller(request, context: context, needs: .readItems)
+        let caller = try context.requireCaller()
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
         return try JSONResponse.make(APIItemDetail(caller.role.allows(.readDeliveries) ? detail : detail.forItemReaders()))
     }
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let caller = try await auth.caller(request, context: context, needs: .reconcileItems)
+        let caller = try context.requireCaller()
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
         let queued = try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)

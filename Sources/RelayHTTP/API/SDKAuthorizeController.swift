@@ -13,23 +13,22 @@ public struct SDKAuthorizeController: Sendable {
     static let fields: Set<String> = ["sdk_authorization_request", "unique_user_id", "email", "first_name", "last_name"]
     static let maxBodyBytes = 64 * 1024
 
-    let auth: BearerAuthenticator
     /// Nil when `ENTRUPY_API_TOKEN` is not set: the route answers 503 saying so.
     let api: EntrupyAPIClient?
-    let users: PostgresSDKUserRepository
+    let users: any SDKUserStore
 
-    public init(auth: BearerAuthenticator, api: EntrupyAPIClient?, users: PostgresSDKUserRepository) {
-        self.auth = auth
+    public init(api: EntrupyAPIClient?, users: any SDKUserStore) {
         self.api = api
         self.users = users
     }
 
-    public func addRoutes(to router: Router<RelayRequestContext>) {
-        router.post("/v1/sdk/authorize", use: authorize)
+    /// On the signed-in `/v1` group.
+    func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
+        v1.on(.post, "sdk/authorize", needs: .authorizeSDKUsers, use: authorize)
     }
 
     @Sendable func authorize(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let caller = try await auth.caller(request, context: context, needs: .authorizeSDKUsers)
+        let caller = try context.requireCaller()
         let input = try await Self.parse(request)
         if let problem = input.validationError() {
             throw APIError(.badRequest, "field \"\(problem.field)\": \(problem.message)")

@@ -13,7 +13,7 @@ extension ConsoleController {
     ]
 
     @Sendable func searchPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        guard let session = try await session(request) else { return Self.redirect("/console/login") }
+        let session = try Self.signedIn(context)
         // An empty form field means "any": drop it rather than refuse it.
         let pairs = try request.queryPairs().filter { !$0.1.isEmpty }
         let query: ItemSearchQuery
@@ -30,7 +30,7 @@ extension ConsoleController {
     }
 
     @Sendable func itemPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        guard let session = try await session(request) else { return Self.redirect("/console/login") }
+        let session = try Self.signedIn(context)
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else {
             var view = ConsoleViews.base(title: "No such item", session: session, csrf: session.csrfToken)
@@ -43,9 +43,7 @@ extension ConsoleController {
 
     @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let form = try await Self.form(request)
-        guard let session = try await formSession(request, form: form, needs: .retryDeliveries) else {
-            return Self.redirect("/console/login")
-        }
+        let session = try Self.formSession(context, form: form)
         guard let id = Int64(try context.parameters.require("id")), id > 0 else { throw APIError(.badRequest, "no such delivery") }
         guard let delivery = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }
         let outcome = try await deliveries.retry(id: id)
@@ -61,9 +59,7 @@ extension ConsoleController {
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let form = try await Self.form(request)
-        guard let session = try await formSession(request, form: form, needs: .reconcileItems) else {
-            return Self.redirect("/console/login")
-        }
+        let session = try Self.formSession(context, form: form)
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw APIError(.notFound, "no such item") }
         try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)

@@ -16,16 +16,16 @@ public struct ConsoleController: Sendable {
     static let maxFormBytes = 16 * 1024
 
     let auth: BearerAuthenticator
-    let tokens: PostgresTokenRepository
-    let sessions: PostgresSessionRepository
-    let items: PostgresItemRepository
-    let deliveries: PostgresDeliveryRepository
+    let tokens: any TokenChecking
+    let sessions: any ConsoleSessionStore
+    let items: any ItemQueries
+    let deliveries: any DeliveryQueries
     let sessionLifetime: Duration
     let secureCookies: Bool
     let library: MustacheLibrary
 
-    public init(auth: BearerAuthenticator, tokens: PostgresTokenRepository, sessions: PostgresSessionRepository,
-                items: PostgresItemRepository, deliveries: PostgresDeliveryRepository,
+    public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore,
+                items: any ItemQueries, deliveries: any DeliveryQueries,
                 sessionLifetime: Duration, secureCookies: Bool) {
         self.auth = auth
         self.tokens = tokens
@@ -37,6 +37,7 @@ public struct ConsoleController: Sendable {
         library = ConsoleTemplates.library
     }
 
+    /// The sign-in pages for anyone; the rest behind a session, each with its permission.
     public func addRoutes(to router: Router<RelayRequestContext>) {
         router.get("/console") { _, _ in Self.redirect("/console/items") }
         router.get("/console/style.css") { _, _ in
@@ -46,10 +47,11 @@ public struct ConsoleController: Sendable {
         router.get("/console/login", use: loginPage)
         router.post("/console/login", use: login)
         router.post("/console/logout", use: logout)
-        router.get("/console/items", use: searchPage)
-        router.get("/console/items/{entrupy_id}", use: itemPage)
-        router.post("/console/items/{entrupy_id}/reconcile", use: reconcile)
-        router.post("/console/deliveries/{id}/retry", use: retry)
+        router.group("console").add(middleware: ConsoleSessionMiddleware(sessions: sessions))
+            .on(.get, "items", needs: .readItems, use: searchPage)
+            .on(.get, "items/{entrupy_id}", needs: .readItems, use: itemPage)
+            .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
+            .on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
     }
 
     // MARK: Signing in and out
@@ -61,7 +63,6 @@ public struct ConsoleController: Sendable {
 
     @Sendable func login(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let client = auth.clientAddress(request, context: context)
-        if let wait = auth.limiter.retryAfter(client) { throw BearerAuthenticator.tooMany(wait) }
         let form = try await Self.form(request)
         guard let expected = request.cookies[Self.loginCookie]?.value, let sent = form["csrf"],
               Self.constantTimeEqual(expected, sent) else {
@@ -69,7 +70,9 @@ public struct ConsoleController: Sendable {
         }
         guard let token = form["token"], let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) else {
             context.logger.warning("console: sign-in refused", metadata: ["client": "\(client)"])
-            if let wait = auth.limiter.recordFailure(client) { throw BearerAuthenticator.tooMany(wait) }
+            if let wait = auth.limiter.retryAfter(client) ?? auth.limiter.recordFailure(client) {
+                throw BearerAuthenticator.tooMany(wait)
+            }
             return loginForm(request, context: context, problem: "That token is not valid (or was revoked).", status: .unauthorized)
         }
         let created = try await sessions.create(for: caller, lifetime: sessionLifetime)
@@ -111,13 +114,18 @@ public struct ConsoleController: Sendable {
         return try await sessions.find(id)
     }
 
-    /// The signed-in session allowed `permission`, after checking a form's CSRF token.
-    func formSession(_ request: Request, form: [String: String], needs permission: Permission) async throws -> ConsoleSession? {
-        guard let session = try await session(request) else { return nil }
-        guard let sent = form["csrf"], Self.constantTimeEqual(session.csrfToken, sent) else {
+    /// The session `ConsoleSessionMiddleware` found for a signed-in page.
+    static func signedIn(_ context: RelayRequestContext) throws -> ConsoleSession {
+        guard let session = context.consoleSession else { throw BearerAuthenticator.unauthorized("sign in first") }
+        return session
+    }
+
+    /// The signed-in session, once a form's CSRF token matches it.
+    static func formSession(_ context: RelayRequestContext, form: [String: String]) throws -> ConsoleSession {
+        let session = try signedIn(context)
+        guard let sent = form["csrf"], constantTimeEqual(session.csrfToken, sent) else {
             throw APIError(.forbidden, "missing or wrong CSRF token; reload the page and try again")
         }
-        try BearerAuthenticator.authorize(session.caller, for: permission)
         return session
     }
 

@@ -6,26 +6,26 @@ import Metrics
 import RelayCore
 import RelayStore
 
-/// Checks `Authorization: Bearer <token>` on every `/v1` route: 401 without a valid token,
-/// 403 when the role lacks the permission, and 429 for a client address (resolved behind
-/// trusted proxies) that sent too many bad tokens.
+/// Checks `Authorization: Bearer <token>` (for `BearerAuthMiddleware`, on every `/v1` route):
+/// 401 without a valid token, and 429 for a client address (resolved behind trusted proxies)
+/// that sent too many bad tokens. `authorize` is the 403 of a route's declared permission.
 public struct BearerAuthenticator: Sendable {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    let tokens: PostgresTokenRepository
+    let tokens: any TokenChecking
     let addressResolver: ClientAddressResolver
     let limiter: FailedAttemptLimiter
 
-    public init(tokens: PostgresTokenRepository, addressResolver: ClientAddressResolver, limiter: FailedAttemptLimiter) {
+    public init(tokens: any TokenChecking, addressResolver: ClientAddressResolver, limiter: FailedAttemptLimiter) {
         self.tokens = tokens
         self.addressResolver = addressResolver
         self.limiter = limiter
     }
 
-    /// The caller, once the token is valid and its role allows `permission`.
-    public func caller(_ request: Request, context: RelayRequestContext, needs permission: Permission) async throws -> Caller {
-        let client = clientAddress(request, context: context)
-        if let wait = limiter.retryAfter(client) { throw Self.tooMany(wait) }
+    /// The caller, once the token is valid. Only failures are throttled: a valid token is
+    /// never refused because others failed from the same address (behind one proxy, everyone
+    /// shares one); an invalid one from an address over its limit gets 429 instead of 401.
+    public func authenticate(_ request: Request, context: RelayRequestContext) async throws -> Caller {
         guard let header = request.headers[.authorization] else {
             throw Self.unauthorized("send Authorization: Bearer <token>")
         }
@@ -34,14 +34,12 @@ public struct BearerAuthenticator: Sendable {
             throw Self.unauthorized("the Authorization header must be Bearer <token>")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let caller = try await tokens.authenticate(token) else {
-            Counter(label: "relay_api_auth_failures_total").increment()
-            context.logger.warning("api: invalid token", metadata: ["client": "\(client)"])
-            if let wait = limiter.recordFailure(client) { throw Self.tooMany(wait) }
-            throw Self.unauthorized("invalid or revoked token")
-        }
-        try Self.authorize(caller, for: permission)
-        return caller
+        if let caller = try await tokens.authenticate(token) { return caller }
+        let client = clientAddress(request, context: context)
+        Counter(label: "relay_api_auth_failures_total").increment()
+        context.logger.warning("api: invalid token", metadata: ["client": "\(client)"])
+        if let wait = limiter.retryAfter(client) ?? limiter.recordFailure(client) { throw Self.tooMany(wait) }
+        throw Self.unauthorized("invalid or revoked token")
     }
 
     public func clientAddress(_ request: Request, context: RelayRequestContext) -> String {

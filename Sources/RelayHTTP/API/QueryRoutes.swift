@@ -1,0 +1,47 @@
+import EntrupyAPI
+import Hummingbird
+import RelayCore
+
+/// Every route people and downstream systems call besides the receiver: `/v1/...` behind a
+/// bearer token (one middleware for the group, a declared permission on each route),
+/// `/openapi.json`, and `/console/...` behind a session. The stores are ports, so the router
+/// tests run the whole role × route matrix on in-memory doubles.
+public struct QueryRoutes: Sendable {
+    public var auth: BearerAuthenticator
+    public var tokens: any TokenChecking
+    public var sessions: any ConsoleSessionStore
+    public var items: any ItemQueries
+    public var deliveries: any DeliveryQueries
+    public var events: any WebhookEventQueries
+    public var sdkUsers: any SDKUserStore
+    /// Nil when the Entrupy API is not configured (`/v1/sdk/authorize` answers 503).
+    public var api: EntrupyAPIClient?
+    public var sessionLifetime: Duration
+    public var secureCookies: Bool
+
+    public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore, items: any ItemQueries,
+                deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
+                api: EntrupyAPIClient?, sessionLifetime: Duration, secureCookies: Bool) {
+        self.auth = auth
+        self.tokens = tokens
+        self.sessions = sessions
+        self.items = items
+        self.deliveries = deliveries
+        self.events = events
+        self.sdkUsers = sdkUsers
+        self.api = api
+        self.sessionLifetime = sessionLifetime
+        self.secureCookies = secureCookies
+    }
+
+    public func add(to router: Router<RelayRequestContext>) {
+        let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(auth: auth))
+        ItemsAPIController(items: items).addRoutes(to: v1)
+        DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
+        EventsAPIController(events: events).addRoutes(to: v1)
+        SDKAuthorizeController(api: api, users: sdkUsers).addRoutes(to: v1)
+        OpenAPIController().addRoutes(to: router)
+        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries,
+                          sessionLifetime: sessionLifetime, secureCookies: secureCookies).addRoutes(to: router)
+    }
+}

@@ -1,0 +1,13 @@
+import RelayCore
+import RelayStore
+
+/// What the query API and the console read and ask about items (PostgreSQL in service,
+/// an in-memory double in the router tests).
+public protocol ItemQueries: Sendable {
+    func search(_ query: ItemSearchQuery) async throws -> ItemSearchPage
+    func detail(_ id: String) async throws -> ItemDetail?
+    /// Queues a fetch of the item now; nil when one is already queued.
+    @discardableResult func queueRefetch(entrupyID: String, source: ReconcileSource) async throws -> Int64?
+}
+
+extension PostgresItemRepository: ItemQueries {}

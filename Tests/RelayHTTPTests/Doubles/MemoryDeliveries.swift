@@ -1,0 +1,25 @@
+import Foundation
+@testable import RelayCore
+@testable import RelayHTTP
+@testable import RelayStore
+
+/// One dead delivery, `1`, for item `E1`.
+struct MemoryDeliveries: DeliveryQueries {
+    static let record = DeliveryRecord(
+        id: 1, itemEventID: 1, entrupyID: "E1", rule: "notify", actionIndex: 0, channel: .webhook,
+        target: "https://example.com/hook", payload: .object([:]), signingKeyID: nil, idempotencyKey: "k1", state: .dead,
+        attempts: 3, scheduleBase: 0, lastError: "HTTP 500", nextAttemptAt: nil,
+        createdAt: Date(timeIntervalSince1970: 1_763_000_000), deliveredAt: nil, transition: "result.final")
+
+    func list(state: DeliveryState?, entrupyID: String?, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord] {
+        [Self.record]
+    }
+
+    func delivery(id: Int64) async throws -> DeliveryRecord? {
+        id == 1 ? Self.record : nil
+    }
+
+    func retry(id: Int64) async throws -> DeliveryRetryResult {
+        id == 1 ? .queued : .notFound
+    }
+}

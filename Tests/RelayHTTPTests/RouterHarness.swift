@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+@testable import RelayCore
+@testable import RelayHTTP
+
+/// The query routes on in-memory stores, behind the same error middleware as in service.
+enum RouterHarness {
+    static func application(failureLimit: Int = 10, items: MemoryItems = MemoryItems()) -> some ApplicationProtocol {
+        let router = Router(context: RelayRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
+        let auth = BearerAuthenticator(
+            tokens: MemoryTokens(), addressResolver: ClientAddressResolver(trustedProxies: []),
+            limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
+        QueryRoutes(auth: auth, tokens: MemoryTokens(), sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
+                    events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
+                    secureCookies: false).add(to: router)
+        return Application(router: router)
+    }
+
+    static func bearer(_ token: String) -> HTTPFields {
+        [.authorization: "Bearer \(token)"]
+    }
+
+    static func json(_ response: TestResponse) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+    }
+
+    static func errorMessage(_ response: TestResponse) -> String? {
+        (json(response)?["error"] as? [String: Any])?["message"] as? String
+    }
+}
