@@ -155,6 +155,7 @@ let package = Package(
                 "RelayStore",
                 "EntrupyAPI",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

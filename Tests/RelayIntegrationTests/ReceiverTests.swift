@@ -168,6 +168,24 @@ func sqlLiteral(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
 }
 
+@Suite("Malformed framing", .timeLimit(.minutes(3)))
+struct MalformedFramingTests {
+    @Test("bad chunked framing is the client's fault: 400, never 500", arguments: [
+        "ZZZ\r\n{}\r\n0\r\n\r\n", "-1\r\n", "FFFFFFFFFFFFFFFFFFFF\r\n", "2\r\n{}XX",
+    ])
+    func badChunks(_ chunks: String) async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestRelay.with(database: db) { relay async throws in
+                let request = "POST /webhooks/entrupy HTTP/1.1\r\nHost: relay\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks
+                let answer = try await rawHTTPExchange(port: relay.port, request)
+                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+                #expect(try await relay.get("/healthz", token: nil).status == 200)
+                #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
+            }
+        }
+    }
+}
+
 @Suite("Stalled clients", .timeLimit(.minutes(3)))
 struct StalledClientTests {
     @Test func aBodyThatStopsArrivingIsCutOffAndNothingIsStored() async throws {

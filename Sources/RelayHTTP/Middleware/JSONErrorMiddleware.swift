@@ -2,10 +2,12 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Makes every failure a JSON `APIError`: unknown routes, Hummingbird's own errors (wrong
 /// method, body too large) and anything unexpected, which becomes a logged 500 whose body
-/// says nothing about internals.
+/// says nothing about internals. Broken HTTP framing (a chunk size of `ZZZ`) passes through
+/// untouched: Hummingbird answers it 400 and closes the connection, whose parser cannot go on.
 public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
@@ -13,6 +15,8 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            throw error
+        } catch let error as HTTPParserError {
             throw error
         } catch let error as HTTPError {
             throw APIError(error.status, error.body ?? Self.defaultMessage(for: error.status), headers: error.headers)
