@@ -124,8 +124,11 @@ public struct EntrupyAPIClient: Sendable {
             .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }
 
-    /// Percent-encodes a path segment: only unreserved characters stay as they are.
+    /// Percent-encodes a path segment: only unreserved characters stay as they are, and a
+    /// segment of dots alone (`.`, `..`) is encoded whole, so an identifier cannot climb the
+    /// path (`/v1/lookup/authentications/..` would be `/v1/lookup`).
     static func escape(_ segment: String) -> String {
+        if !segment.isEmpty, segment.allSatisfy({ $0 == "." }) { return String(repeating: "%2E", count: segment.count) }
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return segment.addingPercentEncoding(withAllowedCharacters: unreserved) ?? segment
     }

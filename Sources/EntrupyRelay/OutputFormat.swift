@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RelayHTTP
 import RelayStore
 
@@ -60,7 +61,7 @@ enum OutputFormat {
                 lines.append(line)
             }
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.printable).joined(separator: "\n")
     }
 
     static func table(_ items: [ItemSummary]) -> String {
@@ -73,7 +74,7 @@ enum OutputFormat {
     }
 
     static func render(header: [String], rows: [[String]]) -> String {
-        let clipped = rows.map { $0.map { $0.count > 40 ? String($0.prefix(39)) + "…" : $0 } }
+        let clipped = rows.map { $0.map(TerminalText.printable).map { $0.count > 40 ? String($0.prefix(39)) + "…" : $0 } }
         var widths = header.map(\.count)
         for row in clipped { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {

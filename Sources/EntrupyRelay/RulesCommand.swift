@@ -79,12 +79,12 @@ struct RulesCommand: AsyncParsableCommand {
                 print(output.jsonText)
                 return
             }
-            print("\(found.item.entrupyID): latest transition \(transition.kind.rawValue) (\(transition.from ?? "-") → \(transition.to ?? "-"))")
+            print(TerminalText.printable("\(found.item.entrupyID): latest transition \(transition.kind.rawValue) (\(transition.from ?? "-") → \(transition.to ?? "-"))"))
             if planned.isEmpty { print("  no rule fires"); return }
             for delivery in planned {
                 switch delivery.channel {
                 case .email:
-                    print("  \(delivery.rule): email to \(delivery.target): \"\(delivery.payload["subject"]?.stringValue ?? "")\"")
+                    print(TerminalText.printable("  \(delivery.rule): email to \(delivery.target): \"\(delivery.payload["subject"]?.stringValue ?? "")\""))
                 case .webhook:
                     print("  \(delivery.rule): webhook POST \(delivery.target)")
                 }

@@ -87,3 +87,15 @@ struct JSONWriterTests {
         }
     }
 }
+
+@Suite("Text printed on a terminal")
+struct TerminalTextTests {
+    @Test func escapeSequencesAndOverridesAreShownNotRun() {
+        #expect(TerminalText.printable("sku-1") == "sku-1")
+        #expect(TerminalText.printable("a\u{1B}]0;owned\u{07}b") == "a\\u{1B}]0;owned\\u{7}b")
+        #expect(TerminalText.printable("line\nnext\r") == "line\\u{A}next\\u{D}")
+        #expect(TerminalText.printable("x\u{9B}31m") == "x\\u{9B}31m")
+        #expect(TerminalText.printable("abc\u{202E}fdp.exe") == "abc\\u{202E}fdp.exe")
+        #expect(TerminalText.printable("é😀") == "é😀")
+    }
+}

@@ -24,6 +24,11 @@ struct SettingsTests {
         #expect(!s.database.description.contains("p@ss"))
     }
 
+    @Test func databaseTLSIsRequiredUnlessTheURLSaysOtherwise() throws {
+        #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay").tlsMode == .require)
+        #expect(try DatabaseURL(parsing: "postgres://relay@127.0.0.1/relay?sslmode=disable").tlsMode == .disable)
+    }
+
     @Test func missingRequiredSettingsNameTheVariable() {
         #expect(throws: SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")) {
             try settings([:])

@@ -114,6 +114,11 @@ struct CommandLineTests {
                 if !ready { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(ready)
+            // SIGHUP, as the README says to send after editing rules, does not end a receiver-only process.
+            process.kill(SIGHUP)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(process.isRunning)
+            #expect((try? await client.status("/readyz")) == 200)
 
             let run = UUID().uuidString
             let accepted = await withTaskGroup(of: Bool.self) { group in

@@ -95,8 +95,17 @@ struct ReceiverTests {
                     #expect(response.status == 401)
                     #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                     let error = try #require(response.json?["error"] as? [String: Any])
-                    #expect((error["message"] as? String)?.isEmpty == false)
+                    let message = try #require(error["message"] as? String)
+                    #expect(!message.isEmpty)
+                    // Nothing about the set-up: which secrets exist, or which scheme matched none.
+                    #expect(!message.contains("secret") && !message.contains("configured") && !message.contains("Standard"), "\(message)")
                 }
+                // A Standard Webhooks signature that matches no secret is told only that.
+                var forged = WebhookFixture.standard(#"{"entrupy_id":"E"}"#, id: "m2", timestamp: Date())
+                forged.body[3] ^= 1
+                let refused = try await relay.post(forged)
+                #expect(refused.status == 401)
+                #expect((refused.json?["error"] as? [String: Any])?["message"] as? String == "invalid signature")
                 #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
                 #expect(try await relay.count("SELECT count(*) FROM jobs") == 0)
                 let metrics = try await relay.request("/metrics").body

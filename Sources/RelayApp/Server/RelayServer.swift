@@ -16,6 +16,7 @@ import ServiceLifecycle
 public struct RelayServer {
     public let application: Application<RouterResponder<RelayRequestContext>>
     public let ingestor: GroupCommitIngestor
+    let hangupService: HangupWithoutWorkerService?
     public let client: PostgresClient
     /// The in-process worker, unless `serve --no-worker`.
     public let worker: WorkerAssembly?
@@ -27,6 +28,7 @@ public struct RelayServer {
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
         worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
+        hangupService = runWorker ? nil : HangupWithoutWorkerService(logger: logger)
         let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
         ingestor = GroupCommitIngestor(
             repository: repository, writers: settings.ingestWriters, maxBatch: settings.ingestMaxBatch,
@@ -74,7 +76,8 @@ public struct RelayServer {
 
     /// Everything `serve` runs, in start order.
     public var services: [any Service] {
-        [client] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? []) + [ingestor, application]
+        let hangup: [any Service] = hangupService.map { [$0] } ?? []
+        return [client] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? hangup) + [ingestor, application]
     }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.

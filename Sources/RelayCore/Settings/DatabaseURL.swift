@@ -35,7 +35,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         guard !database.isEmpty else {
             throw SettingsError.invalid(name: name, reason: "no database name given")
         }
-        var mode = TLSMode.prefer
+        // Encrypted and verified unless the URL says otherwise: `prefer` would fall back to
+        // plaintext without a word when the server (or someone in between) offers no TLS.
+        var mode = TLSMode.require
         if let value = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
             guard let parsed = TLSMode(rawValue: value) else {
                 throw SettingsError.invalid(name: name, reason: "sslmode must be disable, prefer or require")

@@ -65,7 +65,7 @@ public struct WebhookController: Sendable {
         let verification = verifier.verify(body: body, headers: headers)
         guard case .verified(let scheme) = verification else {
             metrics.record(.unauthorized, since: start)
-            logger.warning("webhook refused: signature", metadata: ["reason": "\(verification.label)"])
+            logger.warning("webhook refused: signature", metadata: ["reason": "\(verification.label)", "detail": "\(verification)"])
             throw APIError(.unauthorized, Self.message(for: verification))
         }
 
@@ -102,11 +102,13 @@ public struct WebhookController: Sendable {
         return out
     }
 
+    /// What the sender is told. Why a signature failed (which secrets are configured, which
+    /// scheme matched none) goes to the log only: the body must not describe the set-up.
     static func message(for outcome: VerificationOutcome) -> String {
         switch outcome {
         case .missingSignature: "missing signature: send Entrupy-Signature (or webhook-signature)"
         case .staleTimestamp: "webhook-timestamp is outside the allowed tolerance"
-        case .invalidSignature(let reason): "invalid signature: \(reason)"
+        case .invalidSignature: "invalid signature"
         case .verified: "verified"
         }
     }

@@ -27,16 +27,19 @@ public struct MigrationCatalog: Sendable {
         return MigrationCatalog(migrations: migrations, directory: directory)
     }
 
-    /// Finds the directory: the configured one, else `./migrations`, else a `migrations`
-    /// folder beside or above the executable (so `.build/debug/entrupy-relay` finds the repo's).
+    /// Finds the directory: the configured one, else a `migrations` folder beside or above the
+    /// executable (so `.build/debug/entrupy-relay` finds its own checkout's), and only then
+    /// `./migrations`: a binary run from another project's folder must not apply that
+    /// project's SQL.
     public static func locate(configured: String?, executablePath: String = CommandLine.arguments.first ?? "") throws -> String {
         if let configured { return configured }
-        var candidates = [FileManager.default.currentDirectoryPath + "/migrations"]
+        var candidates: [String] = []
         var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(folder.appendingPathComponent("migrations").path)
             folder.deleteLastPathComponent()
         }
+        candidates.append(FileManager.default.currentDirectoryPath + "/migrations")
         for candidate in candidates {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
