@@ -5,7 +5,18 @@ import RelayCore
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the HTTP server: the webhook receiver, /healthz, /readyz and /metrics."
+        abstract: "Run the HTTP server and, unless --no-worker, a job worker in the same process.",
+        discussion: """
+            The server answers:
+              POST /webhooks/entrupy  the receiver: signed webhooks, stored before 2xx
+              GET /healthz, /readyz   liveness; readiness (database, migrations)
+              GET /metrics            Prometheus metrics
+              /v1/...                 the query API: items, deliveries, events,
+                                      SDK authorize (Bearer token; /openapi.json)
+              /console                the support console (sign in with a token)
+
+            The in-process worker reconciles webhooks and items with the Entrupy API, delivers emails and callbacks, sweeps for missed changes and reloads rules on SIGHUP. With --no-worker, run `entrupy-relay worker` elsewhere. Settings come from the environment (the README's Configuration lists them).
+            """
     )
 
     @Option(help: "Address to listen on (overrides HOST; default 127.0.0.1).")

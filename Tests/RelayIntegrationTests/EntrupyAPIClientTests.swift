@@ -23,7 +23,7 @@ struct EntrupyAPIClientTests {
         try await TestSimulator.with(webhookURL: nil) { sim async throws in
             try await sim.configure(["rate_limit_per_second": .number(0)])
             let http = EntrupyAPIClient.makeHTTPClient()
-            let client = EntrupyAPIClient(configuration: .init(baseURL: sim.baseURL, token: token, ratePerSecond: rate),
+            let client = EntrupyAPIClient(configuration: .init(baseURL: sim.baseURL, token: token),
                                           http: http, budget: RateBudget(ratePerSecond: rate), logger: TestDatabase.logger)
             do {
                 try await body(client, sim)

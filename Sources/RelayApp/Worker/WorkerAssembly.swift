@@ -104,7 +104,7 @@ public struct WorkerAssembly {
             // One kept connection per email that may be under way at once.
             return try SMTPClient(configuration: configuration, poolSize: settings.deliveryTargetConcurrency)
         } catch let error as SMTPConfiguration.Invalid {
-            throw SettingsError.invalid(name: error.description.hasPrefix("SMTP_FROM") ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
+            throw SettingsError.invalid(name: error.input == .from ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
         } catch {
             throw SettingsError.invalid(name: "SMTP_CA_FILE", reason: "cannot set up TLS: \(error)")
         }
@@ -114,7 +114,7 @@ public struct WorkerAssembly {
         EntrupyAPIClient(
             configuration: EntrupyAPIConfiguration(
                 baseURL: settings.entrupyAPIURL, token: settings.entrupyAPIToken ?? "",
-                requestTimeout: .seconds(settings.entrupyAPITimeoutSeconds), ratePerSecond: settings.entrupyAPIRate
+                requestTimeout: .seconds(settings.entrupyAPITimeoutSeconds)
             ),
             http: http, budget: RateBudget(ratePerSecond: settings.entrupyAPIRate), logger: logger
         )

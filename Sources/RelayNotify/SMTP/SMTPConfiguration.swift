@@ -18,6 +18,9 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
     public var commandTimeout: Duration
 
     public struct Invalid: Error, CustomStringConvertible {
+        /// Which setting was wrong: the server URL or the sender address.
+        public enum Input: Sendable { case url, from }
+        public var input: Input
         public var description: String
     }
 
@@ -25,13 +28,13 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
                 connectTimeout: Duration = .seconds(10), commandTimeout: Duration = .seconds(30)) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               ["smtp", "smtps"].contains(scheme), let host = components.host, !host.isEmpty else {
-            throw Invalid(description: "expected smtp://[user:password@]host[:port][?tls=starttls|implicit|none]")
+            throw Invalid(input: .url, description: "expected smtp://[user:password@]host[:port][?tls=starttls|implicit|none]")
         }
         var mode: SMTPTLSMode = scheme == "smtps" ? .implicit : .starttls
         for item in components.queryItems ?? [] {
-            guard item.name == "tls" else { throw Invalid(description: "unknown parameter \"\(item.name)\"; only tls is understood") }
+            guard item.name == "tls" else { throw Invalid(input: .url, description: "unknown parameter \"\(item.name)\"; only tls is understood") }
             guard let value = item.value.flatMap(SMTPTLSMode.init(rawValue:)) else {
-                throw Invalid(description: "tls must be starttls, implicit or none")
+                throw Invalid(input: .url, description: "tls must be starttls, implicit or none")
             }
             mode = value
         }
@@ -40,9 +43,9 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         self.port = components.port ?? (mode == .implicit ? 465 : mode == .starttls ? 587 : 25)
         self.username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
         self.password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
-        if username != nil, password == nil { throw Invalid(description: "a user needs a password (smtp://user:password@host)") }
+        if username != nil, password == nil { throw Invalid(input: .url, description: "a user needs a password (smtp://user:password@host)") }
         guard let address = Self.address(in: from) else {
-            throw Invalid(description: "SMTP_FROM must be an address like relay@example.com or \"Relay <relay@example.com>\"")
+            throw Invalid(input: .from, description: "SMTP_FROM must be an address like relay@example.com or \"Relay <relay@example.com>\"")
         }
         self.from = from.trimmingCharacters(in: .whitespaces)
         self.envelopeFrom = address
