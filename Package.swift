@@ -128,6 +128,7 @@ let package = Package(
             name: "RelayWorker",
             dependencies: [
                 "RelayCore",
+                "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
                 "RelayStore",
@@ -162,6 +163,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            // The OpenAPI document and the console's templates are files to read and edit as
+            // what they are, compiled into the binary so nothing has to be found at run time.
+            resources: [
+                .embedInCode("Resources/openapi.json"),
+                .embedInCode("Resources/console/header.mustache"),
+                .embedInCode("Resources/console/footer.mustache"),
+                .embedInCode("Resources/console/login.mustache"),
+                .embedInCode("Resources/console/items.mustache"),
+                .embedInCode("Resources/console/item.mustache"),
+                .embedInCode("Resources/console/message.mustache"),
+                .embedInCode("Resources/console/style.css"),
             ],
             swiftSettings: swiftSettings
         ),

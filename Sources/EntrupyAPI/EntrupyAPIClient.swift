@@ -32,13 +32,13 @@ public struct EntrupyAPIClient: Sendable {
 
     /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it.
     public func lookup(customerItemID: String) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/lookup/authentications/" + Self.escape(customerItemID), route: "lookup")
+        let json = try await send(.GET, "/v1/lookup/authentications/" + PercentEncoding.pathSegment(customerItemID), route: "lookup")
         return try parseItem(json)
     }
 
     /// `GET /v1/authentications/{entrupy_id}`.
     public func item(entrupyID: String) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/authentications/" + Self.escape(entrupyID), route: "get")
+        let json = try await send(.GET, "/v1/authentications/" + PercentEncoding.pathSegment(entrupyID), route: "get")
         return try parseItem(json)
     }
 
@@ -88,7 +88,7 @@ public struct EntrupyAPIClient: Sendable {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await http.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
+            response = try await http.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             bytes = try await response.body.collect(upTo: 8 << 20)
         } catch {
             record(route: route, status: "error", since: start)
@@ -121,15 +121,6 @@ public struct EntrupyAPIClient: Sendable {
     private func record(route: String, status: String, since start: ContinuousClock.Instant) {
         Counter(label: "relay_entrupy_api_requests_total", dimensions: [("route", route), ("status", status)]).increment()
         Metrics.Timer(label: "relay_entrupy_api_duration_seconds", dimensions: [("route", route)])
-            .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
-    }
-
-    /// Percent-encodes a path segment: only unreserved characters stay as they are, and a
-    /// segment of dots alone (`.`, `..`) is encoded whole, so an identifier cannot climb the
-    /// path (`/v1/lookup/authentications/..` would be `/v1/lookup`).
-    static func escape(_ segment: String) -> String {
-        if !segment.isEmpty, segment.allSatisfy({ $0 == "." }) { return String(repeating: "%2E", count: segment.count) }
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return segment.addingPercentEncoding(withAllowedCharacters: unreserved) ?? segment
+            .record(duration: ContinuousClock.now - start)
     }
 }

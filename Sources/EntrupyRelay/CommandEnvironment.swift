@@ -25,7 +25,7 @@ struct CommandEnvironment {
         }
         LogBootstrap.bootstrap(level: settings.logLevel, format: reader.string("LOG_FORMAT"))
         var logger = Logger(label: "entrupy-relay")
-        logger.logLevel = Logger.Level(rawValue: settings.logLevel.rawValue) ?? .info
+        logger.logLevel = settings.logLevel.loggerLevel
         self.logger = logger
     }
 

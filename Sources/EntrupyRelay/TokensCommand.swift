@@ -16,7 +16,7 @@ struct TokensCommand: AsyncParsableCommand {
         )
 
         @Option(help: "admin (everything), support (read, retry deliveries, reconcile) or consumer (read items, authorize SDK users).")
-        var role: String
+        var role: Role
 
         @Option(help: "A name to recognise and revoke it by, unique among active tokens.")
         var name: String
@@ -24,14 +24,10 @@ struct TokensCommand: AsyncParsableCommand {
         @Flag(help: "Print {\"token\": ..., \"name\": ..., \"role\": ...} instead.")
         var json = false
 
-        func validate() throws {
-            guard Role(rawValue: role) != nil else { throw ValidationError("--role must be \(Role.choices)") }
-        }
-
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let role = Role(rawValue: self.role) ?? .consumer, name = self.name
+            let role = self.role, name = self.name
             let created = try await CommandEnvironment.database(environment) { client in
                 try await PostgresTokenRepository(client: client, logger: logger).create(name: name, role: role)
             }

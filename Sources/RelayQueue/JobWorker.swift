@@ -172,7 +172,7 @@ public final class JobWorker: Service, Sendable {
             }
             Counter(label: "relay_jobs_total", dimensions: [("kind", entry.job.kind), ("outcome", label)]).increment()
             Metrics.Timer(label: "relay_job_duration_seconds", dimensions: [("kind", entry.job.kind)])
-                .recordNanoseconds((now - entry.addedAt).nanoseconds)
+                .record(duration: now - entry.addedAt)
         }
     }
 

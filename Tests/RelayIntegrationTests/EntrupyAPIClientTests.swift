@@ -10,14 +10,6 @@ import Testing
 /// The API client against the simulator, which checks headers and rules like Entrupy.
 @Suite("Entrupy API client and simulator", .timeLimit(.minutes(3)))
 struct EntrupyAPIClientTests {
-    @Test func identifiersCannotClimbThePath() {
-        #expect(EntrupyAPIClient.escape("..") == "%2E%2E")
-        #expect(EntrupyAPIClient.escape(".") == "%2E")
-        #expect(EntrupyAPIClient.escape("sku.1") == "sku.1")
-        #expect(EntrupyAPIClient.escape("../admin") == "..%2Fadmin")
-        #expect(EntrupyAPIClient.escape("a b/c?d#e") == "a%20b%2Fc%3Fd%23e")
-    }
-
     func withClient(token: String = TestSimulator.token, rate: Double = 1000,
                     _ body: @escaping @Sendable (EntrupyAPIClient, TestSimulator) async throws -> Void) async throws {
         try await TestSimulator.with(webhookURL: nil) { sim async throws in

@@ -13,7 +13,7 @@ public enum LogBootstrap {
             return !done
         }
         guard first else { return }
-        let swiftLevel = Logger.Level(rawValue: level.rawValue) ?? .info
+        let swiftLevel = level.loggerLevel
         if format?.lowercased() == "text" {
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

@@ -13,7 +13,4 @@ public enum Role: String, Sendable, CaseIterable, Codable {
         case .consumer: permission == .readItems || permission == .authorizeSDKUsers
         }
     }
-
-    /// "admin, support or consumer", for error messages.
-    public static var choices: String { "admin, support or consumer" }
 }

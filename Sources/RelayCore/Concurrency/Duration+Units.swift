@@ -1,10 +1,4 @@
 extension Duration {
-    /// Whole nanoseconds: what swift-metrics timers and NIO time amounts take. Saturates at
-    /// Int64's range instead of trapping (about 292 years).
-    public var nanoseconds: Int64 {
-        Self.saturating(components, scale: 1_000_000_000, attosecondsPerUnit: 1_000_000_000)
-    }
-
     /// Whole seconds rounded up, at least 1: a `Retry-After` that never asks to come back too early.
     public var retryAfterSeconds: Int {
         let (seconds, attoseconds) = components

@@ -14,22 +14,7 @@ public enum FormURLEncoding {
     }
 
     public static func encode(_ pairs: [(String, String)]) -> String {
-        pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
-    }
-
-    /// Percent-encodes everything but unreserved characters (space as `%20`).
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xf, radix: 16, uppercase: true)
-            }
-        }
-        return out
+        pairs.map { PercentEncoding.escape($0.0) + "=" + PercentEncoding.escape($0.1) }.joined(separator: "&")
     }
 
     static func unescape(_ text: Substring, parameter: String) throws(QueryParameterError) -> String {

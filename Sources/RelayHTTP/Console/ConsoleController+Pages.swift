@@ -54,7 +54,7 @@ extension ConsoleController {
         case .inFlight: "in-flight"
         case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         }
-        return Self.redirect("/console/items/\(FormURLEncoding.escape(delivery.entrupyID))?done=\(done)#delivery-\(id)")
+        return Self.redirect("/console/items/\(PercentEncoding.pathSegment(delivery.entrupyID))?done=\(done)#delivery-\(id)")
     }
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -64,6 +64,6 @@ extension ConsoleController {
         guard let detail = try await items.detail(id) else { throw APIError(.notFound, "no such item") }
         try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)
         context.logger.info("console: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(session.caller.name)"])
-        return Self.redirect("/console/items/\(FormURLEncoding.escape(detail.entrupyID))?done=reconciling")
+        return Self.redirect("/console/items/\(PercentEncoding.pathSegment(detail.entrupyID))?done=reconciling")
     }
 }

@@ -33,7 +33,7 @@ enum ConsoleViews {
         context["shown"] = page.items.count
         context["hasItems"] = !page.items.isEmpty
         context["items"] = page.items.map { item -> [String: Any] in
-            ["entrupy_id": item.entrupyID, "link": FormURLEncoding.escape(item.entrupyID), "customer_item_id": item.customerItemID ?? "–",
+            ["entrupy_id": item.entrupyID, "link": PercentEncoding.pathSegment(item.entrupyID), "customer_item_id": item.customerItemID ?? "–",
              "result": item.result ?? "–", "final": item.resultFinal, "flag": item.flag, "brand": item.brand ?? "–",
              "category": item.category ?? "–", "username": item.username ?? "–", "listed_at": time(item.listedAt)]
         }
@@ -56,7 +56,7 @@ enum ConsoleViews {
         if let notice { context["notice"] = notice }
         let item = detail.item
         context["item"] = [
-            "entrupy_id": item.entrupyID, "link": FormURLEncoding.escape(item.entrupyID),
+            "entrupy_id": item.entrupyID, "link": PercentEncoding.pathSegment(item.entrupyID),
             "customer_item_id": item.customerItemID ?? "–", "result": item.result ?? "–", "final": item.resultFinal,
             "flag": item.flag, "brand": item.brand ?? "–", "model": detail.model ?? "–", "category": item.category ?? "–",
             "username": item.username ?? "–", "certificate_url": detail.certificateURL ?? "–",

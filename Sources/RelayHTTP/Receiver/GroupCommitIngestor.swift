@@ -141,7 +141,7 @@ public final class GroupCommitIngestor: Service, Sendable {
                 let events = batch.map(\.1)
                 let repository = self.repository
                 let results = try await withDeadline(storeTimeout) { try await repository.store(events) }
-                commitTimer.recordInterval(since: start)
+                commitTimer.record(duration: ContinuousClock.now - start)
                 let pending = state.withLock { state in tickets.map { state.waiting.removeValue(forKey: $0) } }
                 for (entry, result) in zip(pending, results) { entry?.continuation.resume(returning: result) }
             } catch {
@@ -184,11 +184,5 @@ public final class GroupCommitIngestor: Service, Sendable {
                 }
             }
         }
-    }
-}
-
-extension Metrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }
 }

@@ -24,7 +24,7 @@ public enum WebhookOutcome: String, CaseIterable, Sendable {
 
         func record(_ outcome: WebhookOutcome, since start: ContinuousClock.Instant) {
             counters[outcome]?.increment()
-            durations[outcome]?.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
+            durations[outcome]?.record(duration: ContinuousClock.now - start)
         }
     }
 }

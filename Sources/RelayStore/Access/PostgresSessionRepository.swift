@@ -35,8 +35,7 @@ public struct PostgresSessionRepository: Sendable {
             FROM console_sessions s JOIN api_tokens t ON t.id = s.token_id
             WHERE s.id_hash = \(APIToken.hash(id)) AND s.expires_at > now() AND t.revoked_at IS NULL
             """, logger: logger)
-        for try await (tokenID, name, role, csrf) in rows.decode((Int64, String, String, String).self) {
-            guard let role = Role(rawValue: role) else { return nil }
+        for try await (tokenID, name, role, csrf) in rows.decode((Int64, String, Role, String).self) {
             return ConsoleSession(caller: Caller(tokenID: tokenID, name: name, role: role), csrfToken: csrf)
         }
         return nil

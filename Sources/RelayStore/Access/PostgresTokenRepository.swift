@@ -26,7 +26,7 @@ public struct PostgresTokenRepository: Sendable {
         do {
             let rows = try await client.query("""
                 INSERT INTO api_tokens (name, role, token_hash, hint)
-                VALUES (\(trimmed), \(role.rawValue), \(APIToken.hash(token)), \(APIToken.hint(token)))
+                VALUES (\(trimmed), \(role), \(APIToken.hash(token)), \(APIToken.hint(token)))
                 RETURNING id, created_at
                 """, logger: logger)
             for try await (id, created) in rows.decode((Int64, Date).self) {
@@ -46,8 +46,8 @@ public struct PostgresTokenRepository: Sendable {
             ORDER BY revoked_at IS NOT NULL, id
             """, logger: logger)
         var records: [TokenRecord] = []
-        for try await (id, name, role, hint, created, used, revoked) in rows.decode((Int64, String, String, String, Date, Date?, Date?).self) {
-            records.append(TokenRecord(id: id, name: name, role: Role(rawValue: role) ?? .consumer, hint: hint,
+        for try await (id, name, role, hint, created, used, revoked) in rows.decode((Int64, String, Role, String, Date, Date?, Date?).self) {
+            records.append(TokenRecord(id: id, name: name, role: role, hint: hint,
                                        createdAt: created, lastUsedAt: used, revokedAt: revoked))
         }
         return records
@@ -76,8 +76,7 @@ public struct PostgresTokenRepository: Sendable {
             FROM api_tokens WHERE token_hash = \(APIToken.hash(token)) AND revoked_at IS NULL
             """, logger: logger)
         var found: (caller: Caller, stale: Bool)?
-        for try await (id, name, role, stale) in rows.decode((Int64, String, String, Bool).self) {
-            guard let role = Role(rawValue: role) else { return nil }
+        for try await (id, name, role, stale) in rows.decode((Int64, String, Role, Bool).self) {
             found = (Caller(tokenID: id, name: name, role: role), stale)
         }
         guard let found else { return nil }

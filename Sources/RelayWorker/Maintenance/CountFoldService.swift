@@ -34,7 +34,7 @@ public struct CountFoldService: Service {
         let started = ContinuousClock.now
         do {
             let changed = try await items.foldCountChanges()
-            duration.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            duration.record(duration: ContinuousClock.now - started)
             if changed > 0 { logger.debug("folded item count changes", metadata: ["rows": "\(changed)"]) }
         } catch {
             failures.increment()

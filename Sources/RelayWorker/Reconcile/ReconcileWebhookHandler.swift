@@ -36,7 +36,7 @@ public struct ReconcileWebhookHandler: JobHandler {
         }
         do {
             try await pipeline.reconcile(target, source: .webhook(eventID: event.id))
-            latency.recordNanoseconds(event.age.nanoseconds)
+            latency.record(duration: event.age)
             return .completed
         } catch EntrupyAPIError.notFound {
             let waited = event.age
