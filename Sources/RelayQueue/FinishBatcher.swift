@@ -6,8 +6,8 @@ import Synchronization
 /// Records finished runs in batches: a batch is written once `batchSize` runs have finished
 /// or `linger` has passed since the first of them, and whatever finishes while one batch is
 /// written goes into the next, so one commit serves many runs under load and a lone run
-/// waits at most `linger`. A batch is one statement, or one transaction when
-/// handlers attached writes (`JobRecordWrite`) that must commit with their jobs.
+/// waits at most `linger`. A batch is one statement, with the writes handlers attached
+/// (`JobRecordWrite`) as its CTEs, so they commit with their jobs.
 ///
 /// A batch that cannot be written is tried again, with backoff, while its runs' leases are
 /// held (the worker keeps renewing them until they are recorded); past the lease it is
@@ -157,20 +157,11 @@ final class FinishBatcher: Sendable {
         onRecorded([entry], states)
     }
 
+    /// One statement: the jobs' new states and the handlers' writes, in one round trip.
     private func write(_ batch: [Entry]) async throws -> [Int64: JobState] {
-        let runs = batch.map(\.finish)
-        let records = batch.compactMap(\.record)
-        guard !records.isEmpty else {
-            return try await client.withConnection { connection in
-                try await PostgresJobQueue.finish(runs, worker: self.worker, on: connection, logger: self.logger)
-            }
-        }
-        return try await client.withTransaction(logger: logger) { connection in
-            var written = Set<ObjectIdentifier>()
-            for record in records where written.insert(ObjectIdentifier(type(of: record))).inserted {
-                try await type(of: record).writeMatching(records, on: connection, logger: self.logger)
-            }
-            return try await PostgresJobQueue.finish(runs, worker: self.worker, on: connection, logger: self.logger)
+        try await client.withConnection { connection in
+            try await PostgresJobQueue.finish(batch.map(\.finish), records: batch.compactMap(\.record), worker: self.worker,
+                                              on: connection, logger: self.logger)
         }
     }
 }

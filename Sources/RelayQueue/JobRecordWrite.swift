@@ -1,18 +1,20 @@
-import Logging
 import PostgresNIO
 
-/// A write that belongs with a job's outcome: it is stored in the same transaction that
-/// finishes the job, batched with the others of its type, so what a job did and the job's
-/// new state are committed together or not at all (River's `JobCompleteTx`).
+/// A write that belongs with a job's outcome (River's `JobCompleteTx`): it becomes a CTE of
+/// the very statement that finishes the jobs, batched with the others of its type, so what a
+/// job did and the job's new state commit together or not at all, in one round trip.
 public protocol JobRecordWrite: Sendable {
-    /// Writes a batch of these on the connection of the finishing transaction.
-    static func write(_ batch: [Self], on connection: PostgresConnection, logger: Logger) async throws
+    /// Appends `, name AS (...)`: a data-modifying CTE that writes this batch, with a
+    /// `RETURNING` clause (the finishing statement reads it so that it runs before the jobs
+    /// are updated; what it returns does not matter). Earlier CTEs it adds must start with
+    /// `name`.
+    static func appendWrite(_ batch: [Self], named name: String, to sql: inout PostgresQuery.StringInterpolation)
 }
 
 extension JobRecordWrite {
-    /// Writes every value of `batch` that has this type (opened from an existential).
-    static func writeMatching(_ batch: [any JobRecordWrite], on connection: PostgresConnection, logger: Logger) async throws {
+    /// Appends the CTE for every value of `batch` that has this type (opened from an existential).
+    static func appendMatching(_ batch: [any JobRecordWrite], named name: String, to sql: inout PostgresQuery.StringInterpolation) {
         let mine = batch.compactMap { $0 as? Self }
-        if !mine.isEmpty { try await write(mine, on: connection, logger: logger) }
+        if !mine.isEmpty { appendWrite(mine, named: name, to: &sql) }
     }
 }

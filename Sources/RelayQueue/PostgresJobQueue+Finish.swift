@@ -12,17 +12,32 @@ extension PostgresJobQueue {
         return try await client.withConnection { try await Self.finish(runs, worker: worker, on: $0, logger: logger) }
     }
 
-    /// `finish` inside the caller's transaction, so what a job did and its new state commit together.
+    /// `finish` with the handlers' writes (`JobRecordWrite`) as CTEs of the same statement:
+    /// one round trip, and what the jobs did commits with their new states or not at all.
     @discardableResult
-    public static func finish(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
-                              logger: Logger) async throws -> [Int64: JobState] {
+    public static func finish(_ runs: [JobFinish], records: [any JobRecordWrite] = [], worker: String,
+                              on connection: PostgresConnection, logger: Logger) async throws -> [Int64: JobState] {
         guard !runs.isEmpty else { return [:] }
         let columns = runs.map(\.columns)
-        let rows = try await connection.query("""
-            WITH input AS (
-                SELECT * FROM unnest(\(runs.map(\.id))::bigint[], \(runs.map(\.attempt))::int[], \(columns.map(\.action))::text[],
-                                     \(columns.map(\.delayMilliseconds))::bigint[], \(columns.map(\.error))::text[])
-                    AS i (id, attempt, action, delay_ms, error)),
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 2048, interpolationCount: 6)
+        sql.appendLiteral("WITH input AS (SELECT * FROM unnest(")
+        sql.appendInterpolation(runs.map(\.id)); sql.appendLiteral("::bigint[], ")
+        sql.appendInterpolation(runs.map(\.attempt)); sql.appendLiteral("::int[], ")
+        sql.appendInterpolation(columns.map(\.action)); sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(columns.map(\.delayMilliseconds)); sql.appendLiteral("::bigint[], ")
+        sql.appendInterpolation(columns.map(\.error)); sql.appendLiteral("::text[]) AS i (id, attempt, action, delay_ms, error))")
+        // The handlers' writes come first, and the jobs' update waits for them (the scalar
+        // subqueries below run before it touches a row): rows of other tables are locked
+        // before job rows, the order every transaction that takes both keeps (a redrive locks
+        // its delivery, then its job), so the two cannot deadlock.
+        var written = Set<ObjectIdentifier>()
+        var names: [String] = []
+        for record in records where written.insert(ObjectIdentifier(type(of: record))).inserted {
+            names.append("record_\(names.count + 1)")
+            type(of: record).appendMatching(records, named: names[names.count - 1], to: &sql)
+        }
+        sql.appendLiteral("""
+            ,
             decided AS (
                 SELECT i.*, CASE
                     WHEN i.action = 'complete' THEN 'completed'
@@ -41,10 +56,14 @@ extension PostgresJobQueue {
                         'at', now(), 'attempt', j.attempt, 'worker', j.leased_by, 'error', d.error,
                         'retry_in_ms', CASE WHEN d.next_state = 'retryable' THEN d.delay_ms END)) END
                 FROM decided d
-                WHERE j.id = d.id AND j.attempt = d.attempt AND j.leased_by = \(worker) AND j.state = 'running'
-                RETURNING j.id, j.state)
-            SELECT id, state FROM updated
-            """, logger: logger)
+                WHERE j.id = d.id AND j.attempt = d.attempt AND j.state = 'running'
+            """)
+        for name in names { sql.appendLiteral(" AND (SELECT count(*) FROM \(name)) >= 0") }
+        sql.appendLiteral(" AND j.leased_by = ")
+        sql.appendInterpolation(worker)
+        sql.appendLiteral("\n    RETURNING j.id, j.state)")
+        sql.appendLiteral("\nSELECT id, state FROM updated")
+        let rows = try await connection.query(PostgresQuery(stringInterpolation: sql), logger: logger)
         var states: [Int64: JobState] = [:]
         for try await (id, state) in rows.decode((Int64, JobState).self) { states[id] = state }
         return states

@@ -25,12 +25,36 @@ struct DeliveryDecisionTests {
         #expect(report(500).excerpt == "body")
     }
 
-    @Test func targetLimiterCapsEachTargetSeparately() {
-        let limiter = TargetLimiter(limit: 2)
-        #expect(limiter.acquire("a") && limiter.acquire("a"))
-        #expect(!limiter.acquire("a"))
-        #expect(limiter.acquire("b"))
+    @Test func targetLimiterCapsEachTargetSeparately() async {
+        let limiter = TargetLimiter(limit: 2, patience: .milliseconds(50))
+        #expect(await limiter.acquire("a"))
+        #expect(await limiter.acquire("a"))
+        #expect(await !limiter.acquire("a"), "over the cap, a waiter gives up after its patience")
+        #expect(await limiter.acquire("b"))
         limiter.release("a")
-        #expect(limiter.acquire("a"))
+        #expect(await limiter.acquire("a"))
+    }
+
+    @Test func targetLimiterHandsAFreedSlotToAWaiter() async {
+        let limiter = TargetLimiter(limit: 1, patience: .seconds(30))
+        #expect(await limiter.acquire("a"))
+        let waiter = Task { await limiter.acquire("a") }
+        try? await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        limiter.release("a")
+        #expect(await waiter.value, "the waiter gets the released slot")
+        #expect(ContinuousClock.now - started < .seconds(10), "without waiting out its patience")
+    }
+
+    @Test func targetLimiterBoundsItsWaiters() async {
+        let limiter = TargetLimiter(limit: 1, patience: .seconds(30))
+        #expect(await limiter.acquire("a"))
+        let waiter = Task { await limiter.acquire("a") }
+        try? await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        #expect(await !limiter.acquire("a"), "a second waiter over a cap of 1 snoozes at once")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        limiter.release("a")
+        #expect(await waiter.value)
     }
 }

@@ -49,7 +49,7 @@ public struct WorkerAssembly {
         self.pipeline = pipeline
 
         let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
-        let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout)
+        let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout, connectionsPerHost: settings.deliveryTargetConcurrency)
         callbackHTTPService = ShutdownHook { try await callbackHTTP.shutdown() }
         let configuration = JobWorkerConfiguration(
             concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),

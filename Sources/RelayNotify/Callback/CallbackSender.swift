@@ -19,13 +19,15 @@ public struct CallbackSender: Sendable {
         self.allowPrivate = allowPrivate
     }
 
-    /// An HTTP client for callbacks: no redirects, short connect timeout, a few connections per host.
-    public static func makeHTTPClient(timeout: Duration) -> HTTPClient {
+    /// An HTTP client for callbacks: no redirects, short connect timeout, and as many kept
+    /// connections per host as attempts may be in flight to one target (fewer would queue
+    /// requests inside the client, where no deadline of ours applies).
+    public static func makeHTTPClient(timeout: Duration, connectionsPerHost: Int) -> HTTPClient {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(5), read: .nanoseconds(timeout.nanoseconds))
+            timeout: .init(connect: .seconds(5), read: TimeAmount(timeout))
         )
-        config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connectionsPerHost))
         config.decompression = .disabled
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
@@ -47,7 +49,7 @@ public struct CallbackSender: Sendable {
         }
         outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         do {
-            let response = try await http.execute(outgoing, timeout: .nanoseconds(timeout.nanoseconds))
+            let response = try await http.execute(outgoing, timeout: TimeAmount(timeout))
             var excerpt: [UInt8] = []
             for try await var chunk in response.body {
                 excerpt += chunk.readBytes(length: min(chunk.readableBytes, Self.excerptBytes - excerpt.count)) ?? []

@@ -4,7 +4,7 @@ import PostgresNIO
 import RelayCore
 import RelayQueue
 
-/// An attempt at a delivery and the delivery's new state, written in the transaction that
+/// An attempt at a delivery and the delivery's new state, written by the statement that
 /// finishes (or reschedules) its job: the delivery row and its job never disagree. Applies
 /// only when the delivery still has the attempt count the attempt was made on, so a run that
 /// lost its lease cannot record the same attempt twice.
@@ -20,32 +20,40 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
         self.retryIn = retryIn
     }
 
-    public static func write(_ batch: [DeliveryAttemptWrite], on connection: PostgresConnection, logger: Logger) async throws {
-        guard !batch.isEmpty else { return }
+    public static func appendWrite(_ batch: [DeliveryAttemptWrite], named name: String,
+                                   to sql: inout PostgresQuery.StringInterpolation) {
         let attempts = batch.map(\.attempt)
-        try await connection.query("""
-            WITH input AS (
-                SELECT * FROM unnest(
-                    \(batch.map(\.deliveryID))::bigint[], \(attempts.map(\.attempt))::int[], \(attempts.map(\.outcome.rawValue))::text[],
-                    \(batch.map { $0.retryIn?.milliseconds ?? 0 })::bigint[], \(attempts.map(\.startedAt))::timestamptz[],
-                    \(attempts.map(\.durationMilliseconds))::int[], \(attempts.map { $0.statusCode ?? -1 })::int[],
-                    \(attempts.map { text($0.smtpReply, 1000) })::text[], \(attempts.map { text($0.error, 2000) })::text[],
-                    \(attempts.map { text($0.responseExcerpt, 1000) })::text[], \(attempts.map { text($0.worker, 200) })::text[])
+        sql.appendLiteral(",\n\(name)_input AS (SELECT * FROM unnest(")
+        sql.appendInterpolation(batch.map(\.deliveryID)); sql.appendLiteral("::bigint[], ")
+        sql.appendInterpolation(attempts.map(\.attempt)); sql.appendLiteral("::int[], ")
+        sql.appendInterpolation(attempts.map(\.outcome.rawValue)); sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(batch.map { $0.retryIn?.milliseconds ?? 0 }); sql.appendLiteral("::bigint[], ")
+        sql.appendInterpolation(attempts.map(\.startedAt)); sql.appendLiteral("::timestamptz[], ")
+        sql.appendInterpolation(attempts.map(\.durationMilliseconds)); sql.appendLiteral("::int[], ")
+        sql.appendInterpolation(attempts.map { $0.statusCode ?? -1 }); sql.appendLiteral("::int[], ")
+        sql.appendInterpolation(attempts.map { text($0.smtpReply, 1000) }); sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(attempts.map { text($0.error, 2000) }); sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(attempts.map { text($0.responseExcerpt, 1000) }); sql.appendLiteral("::text[], ")
+        sql.appendInterpolation(attempts.map { text($0.worker, 200) })
+        sql.appendLiteral("""
+            ::text[])
                 AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker)),
-            updated AS (
+            \(name)_updated AS (
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
                        next_attempt_at = CASE WHEN i.outcome = 'failed' THEN now() + i.retry_ms * interval '1 millisecond' END,
                        delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE d.delivered_at END,
                        updated_at = now()
-                FROM input i
+                FROM \(name)_input i
                 WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.state IN ('pending', 'failed')
-                RETURNING d.id)
-            INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
-                                           error, response_excerpt, worker)
-            SELECT i.id, i.attempt, i.started_at, i.duration_ms, i.outcome, nullif(i.status_code, -1), nullif(i.smtp_reply, ''),
-                   nullif(i.error, ''), nullif(i.excerpt, ''), nullif(i.worker, '')
-            FROM input i JOIN updated u ON u.id = i.id
-            """, logger: logger)
+                RETURNING d.id),
+            \(name) AS (
+                INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
+                                               error, response_excerpt, worker)
+                SELECT i.id, i.attempt, i.started_at, i.duration_ms, i.outcome, nullif(i.status_code, -1), nullif(i.smtp_reply, ''),
+                       nullif(i.error, ''), nullif(i.excerpt, ''), nullif(i.worker, '')
+                FROM \(name)_input i JOIN \(name)_updated u ON u.id = i.id
+                RETURNING delivery_id)
+            """)
     }
 
     /// Peer text as stored: never NUL, bounded.

@@ -3,14 +3,16 @@ import Logging
 import Metrics
 import RelayCore
 import RelayQueue
+import RelayRuntime
 import RelayStore
 
 /// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
-/// (`DeliveryDecision`) are written with the job's outcome in one transaction: delivered or
+/// (`DeliveryDecision`) are written with the job's outcome in one statement: delivered or
 /// dead completes the job; failed reschedules it for the next attempt. A redrive starts a
 /// new job (`PostgresDeliveryRepository.retry`).
 public struct DeliveryHandler: JobHandler {
-    let deliveries: PostgresDeliveryRepository
+    /// A claimed batch's deliveries load in one query, not one each.
+    let loader: CoalescingLoader<Int64, DeliveryRecord>
     let email: EmailDeliverer?
     let callbacks: CallbackDeliverer
     let schedule: RetrySchedule
@@ -20,7 +22,7 @@ public struct DeliveryHandler: JobHandler {
 
     public init(deliveries: PostgresDeliveryRepository, email: EmailDeliverer?, callbacks: CallbackDeliverer,
                 schedule: RetrySchedule, limiter: TargetLimiter, workerID: String, logger: Logger) {
-        self.deliveries = deliveries
+        self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
         self.email = email
         self.callbacks = callbacks
         self.schedule = schedule
@@ -30,11 +32,11 @@ public struct DeliveryHandler: JobHandler {
     }
 
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
-        guard let delivery = try await deliveries.delivery(id: args.deliveryID) else { return .completed }
+        guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
 
         let target = Self.limitKey(for: delivery)
-        guard limiter.acquire(target) else {
+        guard await limiter.acquire(target) else {
             return .snooze(.milliseconds(Int64.random(in: 300...700)))
         }
         defer { limiter.release(target) }
@@ -61,7 +63,7 @@ public struct DeliveryHandler: JobHandler {
 
         Counter(label: "relay_deliveries_total", dimensions: [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
         Metrics.Timer(label: "relay_delivery_duration_seconds", dimensions: [("channel", delivery.channel.rawValue)])
-            .recordNanoseconds(elapsed.nanoseconds)
+            .record(duration: elapsed)
         let metadata: Logger.Metadata = [
             "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID)", "rule": "\(delivery.rule)",
             "channel": "\(delivery.channel.rawValue)", "state": "\(decision.state.rawValue)", "attempt": "\(number)",
