@@ -2,6 +2,7 @@
 # One-command set-up for entrupy-relay on a Debian machine with the Swift toolchain.
 #   ./deploy/local.sh run    start PostgreSQL (installing it if needed), migrate, build and start the relay
 #   ./deploy/local.sh test   the same database set-up (a separate, fresh test database), then every test
+#   ./deploy/local.sh test --filter PATTERN   the same, running only the tests whose names match
 #   ./deploy/local.sh stop   stop the relay and the PostgreSQL cluster this script started
 #   ./deploy/local.sh status what is running, and where
 #   ./deploy/local.sh send-test-webhook [JSON]   sign a webhook with the local secret and POST it
@@ -212,7 +213,7 @@ cmd_test() {
   export RELAY_BINARY="$(swift build --show-bin-path)/entrupy-relay"
   log "running the test suite against $(printf '%s' "$url" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#')"
   set +e
-  swift test --skip-build 2>&1 | tee "$STATE/last-test.log"
+  swift test --skip-build "$@" 2>&1 | tee "$STATE/last-test.log"
   local status=${PIPESTATUS[0]}
   set -e
   return "$status"
@@ -220,10 +221,10 @@ cmd_test() {
 
 case "${1:-}" in
   run) cmd_run ;;
-  test) cmd_test ;;
+  test) shift; cmd_test "$@" ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
   send-test-webhook) shift; cmd_send_test_webhook "$@" ;;
   cli) shift; cmd_cli "$@" ;;
-  *) echo "usage: $0 run|test|stop|status|send-test-webhook [JSON]|cli ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 run|test [--filter PATTERN]|stop|status|send-test-webhook [JSON]|cli ARGS..." >&2; exit 2 ;;
 esac
