@@ -35,18 +35,20 @@ struct SMTPClientTests {
         }
     }
 
-    /// Messages reuse kept connections (RSET between them) instead of paying the greeting,
-    /// EHLO, TLS and AUTH each time; a rejected message closes its connection, and the next
-    /// message opens another.
-    @Test func keptConnectionsCarryMessageAfterMessage() async throws {
+    /// Messages reuse kept connections instead of paying the greeting, EHLO, TLS and AUTH each
+    /// time, with and without PIPELINING; a rejected message closes its connection, and the
+    /// next message opens another.
+    @Test(arguments: [true, false])
+    func keptConnectionsCarryMessageAfterMessage(pipelining: Bool) async throws {
         let certificate = try await TestCertificate.make()
-        try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in
+        try await TestSMTPServer.with(tls: .starttls, auth: true, pipelining: pipelining, certificate: certificate) { server async throws in
             let client = try Self.client(port: server.port, tls: "starttls", user: true, caFile: certificate.certificate)
             for _ in 0..<5 { #expect(try await client.send(Self.message).code == 250) }
             let first = try server.messages()
             #expect(first.count == 5)
             #expect(Set(first.compactMap(\.peerPort)).count == 1, "one connection for five messages in a row")
             #expect(first.allSatisfy { $0.tls && $0.authenticated })
+            #expect(first.allSatisfy { $0.pipelined == pipelining }, "the envelope went in one write exactly when PIPELINING was offered")
 
             let refused = MIMEMessage(from: "Relay <relay@example.com>", to: ["reject@example.com"], subject: "x", text: "x",
                                       html: nil, date: Date(), messageID: "dlv_refused@example.com")
@@ -155,4 +157,77 @@ struct SMTPClientTests {
             #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
+
+    /// One refused recipient among several refuses the message for all: nothing is stored,
+    /// even though PIPELINING sent DATA before the refusal was read.
+    @Test(arguments: [true, false])
+    func aRefusedRecipientAmongSeveralSendsNothing(pipelining: Bool) async throws {
+        try await TestSMTPServer.with(pipelining: pipelining) { server async throws in
+            let client = try Self.client(port: server.port, tls: "none", user: false, caFile: nil)
+            let mixed = MIMEMessage(from: "Relay <relay@example.com>", to: ["ops@example.com", "reject@example.com"], subject: "x",
+                                    text: "x", html: nil, date: Date(), messageID: "dlv_mixed@example.com")
+            await #expect(throws: SMTPError.self) { try await client.send(mixed) }
+            #expect(try await client.send(Self.message).code == 250)
+            let stored = try server.messages()
+            #expect(stored.count == 1, "only the second message arrived")
+            #expect(stored.first?.data.contains("dlv_mixed") == false)
+            await client.shutdown()
+        }
+    }
+
+    /// A kept connection the server no longer wants (421 to MAIL FROM, as after an idle
+    /// timeout) is closed and the message goes out on a new one: the sender sees no error.
+    @Test(arguments: [true, false])
+    func aKeptConnectionTheServerClosesIsReplaced(pipelining: Bool) async throws {
+        try await TestSMTPServer.with(pipelining: pipelining) { server async throws in
+            let client = try Self.client(port: server.port, tls: "none", user: false, caFile: nil)
+            #expect(try await client.send(Self.message).code == 250)
+            #expect(try await client.send(from: "stale@example.com", to: ["ops@example.com"], data: "Subject: s\r\n\r\nbody\r\n").code == 250)
+            let stored = try server.messages()
+            #expect(stored.count == 2)
+            #expect(stored[1].from == "stale@example.com")
+            #expect(stored[0].peerPort != stored[1].peerPort, "the second message went over a new connection")
+            await client.shutdown()
+        }
+    }
+
+
+    /// A man in the middle answers STARTTLS and appends a reply of its own in the same
+    /// plaintext chunk, hoping it is read as if it came over TLS: the client refuses.
+    @Test func plaintextAfterTheSTARTTLSReplyIsRefused() async throws {
+        try await withScriptedSMTPPeer(reply: { line in
+            if line.hasPrefix("EHLO") { return "250-scripted.test\r\n250-STARTTLS\r\n250 AUTH PLAIN\r\n" }
+            if line == "STARTTLS" { return "220 go ahead\r\n235 2.7.0 injected: authenticated\r\n" }
+            return nil
+        }) { port async throws in
+            let client = try Self.client(port: port, tls: "starttls", timeout: .seconds(5))
+            do {
+                _ = try await client.send(Self.message)
+                Issue.record("the message was sent over a tampered connection")
+            } catch let error as SMTPError {
+                guard case .protocolViolation(let reason) = error else {
+                    Issue.record("expected a protocol violation, got \(error)")
+                    return
+                }
+                #expect(reason.contains("STARTTLS"))
+            }
+        }
+    }
+
+
+    /// A server that agrees to STARTTLS and then never answers the TLS handshake: the write
+    /// of EHLO waits for the handshake, and that wait is bounded too (it used to hang).
+    @Test func aTLSHandshakeThatNeverCompletesTimesOut() async throws {
+        try await withScriptedSMTPPeer(reply: { line in
+            if line.hasPrefix("EHLO") { return "250-scripted.test\r\n250 STARTTLS\r\n" }
+            if line == "STARTTLS" { return "220 go ahead\r\n" }
+            return nil
+        }) { port async throws in
+            let client = try Self.client(port: port, tls: "starttls", timeout: .seconds(2))
+            let started = ContinuousClock.now
+            await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
+            #expect(ContinuousClock.now - started < .seconds(15))
+        }
+    }
+
 }

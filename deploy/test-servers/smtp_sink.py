@@ -1,8 +1,10 @@
 """A real SMTP server (aiosmtpd) for tests and local runs: stores each accepted message as a
 JSON file (envelope, raw data, whether TLS and AUTH were used) and as an .eml file in --store.
 
-Options give plain SMTP, STARTTLS, implicit TLS and AUTH (PLAIN and LOGIN). Recipients
-starting with "reject" get 550, "defer" get 451, so tests reach both kinds of failure.
+Options give plain SMTP, STARTTLS, implicit TLS and AUTH (PLAIN and LOGIN); PIPELINING is
+offered unless --no-pipelining. Recipients starting with "reject" get 550, "defer" get 451, so
+tests reach both kinds of failure; a sender starting with "stale" gets 421 on a connection that
+already carried a message.
 Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 """
 import argparse
@@ -18,10 +20,31 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 class StoringHandler:
-    def __init__(self, store):
+    def __init__(self, store, pipelining=True):
         self.store = store
+        self.pipelining = pipelining
         self.counter = 0
         self.lock = threading.Lock()
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        # Offer PIPELINING (RFC 2920) as Postfix and Exim do: aiosmtpd reads one command
+        # after another from its buffer, so commands sent together are answered in order.
+        session.host_name = hostname
+        if self.pipelining:
+            responses.insert(len(responses) - 1, "250-PIPELINING")
+        return responses
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        # A sender starting with "stale" is told 421 (closing) on a connection that already
+        # carried a message: what a server that timed the kept connection out answers.
+        if address.startswith("stale") and getattr(session, "messages", 0) > 0:
+            return "421 4.4.2 idle too long, closing connection"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        # Whether RCPT (and DATA) came in the same write as MAIL: a pipelining client.
+        reader = getattr(server, "_reader", None)
+        session.pipelined = bool(reader is not None and len(getattr(reader, "_buffer", b"")) > 0)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("reject"):
@@ -32,6 +55,7 @@ class StoringHandler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        session.messages = getattr(session, "messages", 0) + 1
         with self.lock:
             self.counter += 1
             name = "%06d-%d.json" % (self.counter, os.getpid())
@@ -45,6 +69,7 @@ class StoringHandler:
             "received_at": time.time(),
             # The client's port: messages sent over one kept connection share it.
             "peer_port": session.peer[1] if isinstance(session.peer, tuple) else None,
+            "pipelined": getattr(session, "pipelined", False),
         }
         temporary = os.path.join(self.store, "." + name)
         with open(temporary, "w") as handle:
@@ -66,6 +91,7 @@ def main():
     parser.add_argument("--tls", choices=["none", "starttls", "implicit"], default="none")
     parser.add_argument("--auth", help="user:password required before MAIL")
     parser.add_argument("--mechanisms", help="AUTH mechanisms to offer, e.g. LOGIN (default: PLAIN,LOGIN)")
+    parser.add_argument("--no-pipelining", action="store_true", help="do not offer PIPELINING")
     args = parser.parse_args()
     os.makedirs(args.store, exist_ok=True)
 
@@ -95,7 +121,7 @@ def main():
             kwargs.update(auth_exclude_mechanism=[m for m in ("PLAIN", "LOGIN") if m not in offered])
     else:
         kwargs.update(auth_require_tls=False)
-    controller = Controller(StoringHandler(args.store), **kwargs)
+    controller = Controller(StoringHandler(args.store, pipelining=not args.no_pipelining), **kwargs)
     controller.start()
     print("ready", flush=True)
 

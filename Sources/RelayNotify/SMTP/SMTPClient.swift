@@ -7,9 +7,9 @@ import RelayCore
 
 /// A small SMTP client on SwiftNIO: EHLO (HELO as a fallback), STARTTLS or implicit TLS, AUTH
 /// PLAIN or LOGIN, MAIL/RCPT/DATA with dot-stuffing, QUIT. Connections are reused: a few stay
-/// open after a message (`SMTPConnectionPool`) and the next message starts with RSET on one
-/// of them, so the greeting, EHLO, TLS handshake and AUTH are paid once per connection, not
-/// per message. Every wait is bounded; errors keep the server's reply so 4xx retries and 5xx
+/// open after a message (`SMTPConnectionPool`) and the next message goes straight to MAIL
+/// FROM on one of them, so the greeting, EHLO, TLS handshake and AUTH are paid once per
+/// connection, not per message; PIPELINING is used when offered. Every wait is bounded; errors keep the server's reply so 4xx retries and 5xx
 /// does not.
 public struct SMTPClient: Sendable {
     public let configuration: SMTPConfiguration
@@ -39,13 +39,16 @@ public struct SMTPClient: Sendable {
 
     public func send(from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
         guard !recipients.isEmpty else { throw SMTPError.protocolViolation("no recipients") }
-        // A kept connection first; RSET shows it still works. One that fails before anything of
-        // this message was sent is closed and a new one opened: nothing can be sent twice.
+        // A kept connection first. After a message the server is back in its initial state, so
+        // no RSET is needed: MAIL FROM is the first command, and a kept connection that fails
+        // before answering it (dropped, timed out, 421) is closed and the next one tried.
+        // Nothing of the message itself was sent by then, so nothing can be sent twice.
         while let kept = pool.take() {
-            if (try? await kept.expect("RSET", [250])) != nil {
+            do {
                 return try await deliver(on: kept, from: sender, to: recipients, data: data)
+            } catch is StaleConnection {
+                continue
             }
-            await quit(kept)
         }
         let session = try await connect()
         do {
@@ -54,7 +57,16 @@ public struct SMTPClient: Sendable {
             await quit(session)
             throw error
         }
-        return try await deliver(on: session, from: sender, to: recipients, data: data)
+        do {
+            return try await deliver(on: session, from: sender, to: recipients, data: data)
+        } catch let stale as StaleConnection {
+            throw stale.error
+        }
+    }
+
+    /// A connection that failed before its first reply of a message: not the message's fault.
+    struct StaleConnection: Error {
+        let error: any Error
     }
 
     /// One message on an open, ready connection, which goes back to the pool when the server
@@ -83,7 +95,7 @@ public struct SMTPClient: Sendable {
         let implicitTLS = configuration.tls == .implicit ? tlsContext : nil
         let serverName = tlsServerName
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(.nanoseconds(configuration.connectTimeout.nanoseconds))
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let implicitTLS {
@@ -112,21 +124,52 @@ public struct SMTPClient: Sendable {
                 throw SMTPError.unsupported("the server does not offer STARTTLS (set tls=none in SMTP_URL to send in clear)")
             }
             try await session.expect("STARTTLS", [220])
-            try await startTLS(on: session.channel)
+            try await startTLS(on: session)
             capabilities = try await hello(session)
         }
         if let username = configuration.username, let password = configuration.password {
             try await authenticate(session, username: username, password: password, capabilities: capabilities)
         }
+        session.pipelining = capabilities.contains("PIPELINING")
     }
 
-    /// MAIL, RCPT, DATA: one message on a ready connection.
+    /// MAIL, RCPT, DATA: one message on a ready connection. When the server offers
+    /// PIPELINING (RFC 2920) the envelope commands go in one write and their replies are read
+    /// in order: two round trips a message instead of four or more. The message itself is
+    /// sent only after every command was accepted.
     func mail(_ session: SMTPSession, from sender: String, to recipients: [String], data: String) async throws -> SMTPReply {
-        try await session.expect("MAIL FROM:<\(sender)>", [250])
-        for recipient in recipients {
-            try await session.expect("RCPT TO:<\(recipient)>", [250, 251])
+        let commands = ["MAIL FROM:<\(sender)>"] + recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
+        let expected: [Set<Int>] = [[250]] + recipients.map { _ in [250, 251] } + [[354]]
+        if session.pipelining {
+            try await session.write(Array(commands.map { $0 + "\r\n" }.joined().utf8))
+            var replies: [SMTPReply] = []
+            for command in commands {
+                do {
+                    replies.append(try await session.readReply(for: "the reply to \(command)"))
+                } catch {
+                    throw replies.isEmpty ? StaleConnection(error: error) : error
+                }
+                if replies.count == 1 && replies[0].code == 421 {
+                    throw StaleConnection(error: SMTPError.rejected(command: command, reply: replies[0]))
+                }
+            }
+            // The first refusal decides; the connection is closed after it (mid-DATA too, so
+            // the server discards whatever the transaction had).
+            for (index, reply) in replies.enumerated() where !expected[index].contains(reply.code) {
+                throw SMTPError.rejected(command: commands[index], reply: reply)
+            }
+        } else {
+            for (index, command) in commands.enumerated() {
+                let reply: SMTPReply
+                do {
+                    reply = try await session.command(command)
+                } catch {
+                    throw index == 0 ? StaleConnection(error: error) : error
+                }
+                if index == 0 && reply.code == 421 { throw StaleConnection(error: SMTPError.rejected(command: command, reply: reply)) }
+                guard expected[index].contains(reply.code) else { throw SMTPError.rejected(command: command, reply: reply) }
+            }
         }
-        try await session.expect("DATA", [354])
         try await session.write(SMTPDataEncoder.encode(data))
         let reply = try await session.readReply(for: "the reply to the end of DATA")
         guard reply.code == 250 else { throw SMTPError.rejected(command: "DATA", reply: reply) }
@@ -142,16 +185,29 @@ public struct SMTPClient: Sendable {
         return []
     }
 
-    func startTLS(on channel: any Channel) async throws {
+    /// Puts TLS in front of the line reader. Anything the server sent after its 220 arrived
+    /// in plaintext: a man in the middle could have injected it to be read as if it came
+    /// over TLS, so the client refuses (checked on the event loop, in the same step that adds
+    /// the TLS handler, so nothing can arrive in between).
+    func startTLS(on session: SMTPSession) async throws {
         guard let tlsContext else { throw SMTPError.unsupported("TLS is not configured") }
         let serverName = tlsServerName
+        let channel = session.channel
+        let consumed = session.linesRead
+        let clean: Bool
         do {
-            try await channel.eventLoop.submit {
+            clean = try await channel.eventLoop.submit {
+                let lines = try channel.pipeline.syncOperations.handler(type: SMTPLineHandler.self)
+                guard lines.linesYielded == consumed, !lines.hasPartialLine else { return false }
                 let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: serverName)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                return true
             }.get()
         } catch {
             throw SMTPError.connection("starting TLS failed: \(error)")
+        }
+        guard clean else {
+            throw SMTPError.protocolViolation("the server sent more after agreeing to STARTTLS; not starting TLS over plaintext that may have been injected")
         }
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 /// The SMTP connections kept open between messages: at most `capacity`, each given to one
 /// sender at a time, the most recently used first (the others may time out on the server and
 /// be closed). One idle longer than `idleLimit` is not handed out again: servers drop idle
-/// connections, and a fresh one costs less than a failed RSET.
+/// connections, and a fresh one costs less than a failed first command.
 final class SMTPConnectionPool: Sendable {
     let capacity: Int
     let idleLimit: Duration

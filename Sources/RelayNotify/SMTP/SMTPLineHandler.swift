@@ -9,6 +9,10 @@ final class SMTPLineHandler: ChannelInboundHandler {
 
     let continuation: AsyncThrowingStream<String, any Error>.Continuation
     private var buffer: [UInt8] = []
+    /// Lines handed to the stream so far (read on the event loop, like everything here).
+    private(set) var linesYielded = 0
+    /// Bytes of a line not yet ended.
+    var hasPartialLine: Bool { !buffer.isEmpty }
 
     init(continuation: AsyncThrowingStream<String, any Error>.Continuation) {
         self.continuation = continuation
@@ -21,6 +25,7 @@ final class SMTPLineHandler: ChannelInboundHandler {
             var line = buffer[..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             continuation.yield(String(decoding: line, as: UTF8.self))
+            linesYielded += 1
             buffer.removeSubrange(...newline)
         }
         if buffer.count > Self.maxLineBytes {

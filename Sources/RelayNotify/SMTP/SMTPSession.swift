@@ -15,6 +15,10 @@ final class SMTPSession: @unchecked Sendable {
     private var parser = SMTPReplyParser()
     /// When the connection was opened and last given back (for the pool's idle limit).
     var idleSince = ContinuousClock.now
+    /// The server offered PIPELINING in its (last) EHLO reply.
+    var pipelining = false
+    /// Lines taken from the stream so far: STARTTLS compares it with what arrived.
+    private(set) var linesRead = 0
 
     init(channel: any Channel, lines: AsyncThrowingStream<String, any Error>, timeout: Duration) {
         self.channel = channel
@@ -26,13 +30,14 @@ final class SMTPSession: @unchecked Sendable {
     func readReply(for stage: String, timeout: Duration? = nil) async throws -> SMTPReply {
         let expired = ExpiryFlag()
         let channel = self.channel
-        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds((timeout ?? self.timeout).nanoseconds)) {
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout ?? self.timeout)) {
             expired.set()
             channel.close(promise: nil)
         }
         defer { timer.cancel() }
         do {
             while let line = try await lines.next() {
+                linesRead += 1
                 if let reply = try parser.feed(line) { return reply }
             }
         } catch let error as SMTPReplyParser.Malformed {
@@ -45,10 +50,21 @@ final class SMTPSession: @unchecked Sendable {
         throw SMTPError.connection("the server closed the connection while we waited for \(stage)")
     }
 
+    /// Writes and waits until the bytes are handed to the network, bounded by the command
+    /// timeout like every read: a server that stops reading (or a TLS handshake that never
+    /// completes, which holds writes back) closes the connection instead of hanging the send.
     func write(_ bytes: [UInt8]) async throws {
+        let expired = ExpiryFlag()
+        let channel = self.channel
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            expired.set()
+            channel.close(promise: nil)
+        }
+        defer { timer.cancel() }
         do {
             try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
         } catch {
+            if expired.isSet { throw SMTPError.timeout(waitingFor: "the server to take what was sent") }
             throw SMTPError.connection("writing failed: \(error)")
         }
     }

@@ -13,6 +13,8 @@ struct TestSMTPServer: Sendable {
         let authenticated: Bool
         /// The client's port: one per connection.
         let peerPort: Int?
+        /// RCPT arrived in the same write as MAIL FROM (the client pipelined).
+        let pipelined: Bool
 
         /// Header lines of the message (unfolded), and its body.
         var headers: [(name: String, value: String)] {
@@ -38,7 +40,8 @@ struct TestSMTPServer: Sendable {
     static let password = "s3cret pass"
 
     /// Runs a server during `body`. `port` lets a test start it where a relay already points.
-    static func with<T: Sendable>(tls: TLS = .none, auth: Bool = false, mechanisms: [String]? = nil, port: Int? = nil,
+    static func with<T: Sendable>(tls: TLS = .none, auth: Bool = false, mechanisms: [String]? = nil, pipelining: Bool = true,
+                                  port: Int? = nil,
                                   certificate: TestCertificate.Files? = nil,
                                   _ body: @escaping @Sendable (TestSMTPServer) async throws -> T) async throws -> T {
         var chosen = port
@@ -54,6 +57,7 @@ struct TestSMTPServer: Sendable {
         }
         if auth { arguments += ["--auth", "\(user):\(password)"] }
         if let mechanisms { arguments += ["--mechanisms", mechanisms.joined(separator: ",")] }
+        if !pipelining { arguments.append("--no-pipelining") }
         return try await TestServerProcess.run("smtp_sink.py", arguments, folder: store) {
             try await body(TestSMTPServer(port: port, store: store))
         }
@@ -66,7 +70,7 @@ struct TestSMTPServer: Sendable {
             return Mail(from: json["mail_from"]?.stringValue ?? "", recipients: json["rcpt_tos"]?.arrayValue?.compactMap(\.stringValue) ?? [],
                         data: json["data"]?.stringValue ?? "", tls: json["tls"]?.boolValue ?? false,
                         authenticated: json["authenticated"]?.boolValue ?? false,
-                        peerPort: json["peer_port"]?.doubleValue.map { Int($0) })
+                        peerPort: json["peer_port"]?.doubleValue.map { Int($0) }, pipelined: json["pipelined"]?.boolValue ?? false)
         }
     }
 
