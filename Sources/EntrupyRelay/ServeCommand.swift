@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             "entrupy_secrets": "\(settings.entrupyWebhookSecrets.count)",
             "standard_webhook_secrets": "\(settings.standardWebhookSecrets.count)",
         ])
-        try await server.run(logger: logger)
+        try await server.run(grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
         logger.info("stopped")
     }
 }

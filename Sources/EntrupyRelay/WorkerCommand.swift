@@ -29,14 +29,10 @@ struct WorkerCommand: AsyncParsableCommand {
         var services: [any Service] = [client] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),
-                                                  registry: registry, logger: logger))
+                                                  registry: registry, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds),
+                                                  maxConnections: settings.httpMaxConnections, logger: logger))
         }
         logger.info("worker starting", metadata: ["concurrency": "\(settings.workerConcurrency)", "api": "\(settings.entrupyAPIURL)"])
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
-        try await group.run()
+        try await BoundedServiceGroup.run(services, grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
     }
 }

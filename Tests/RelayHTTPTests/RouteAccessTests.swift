@@ -108,4 +108,36 @@ struct RouteAccessTests {
             #expect(try await client.execute(uri: "/v1/items", method: .get, headers: RouterHarness.bearer("consumer-token")).status == .ok)
         }
     }
+
+    /// API_TOKEN_CONCURRENCY: one token's requests beyond the limit are refused at once (429),
+    /// other tokens are not affected, and the slot is free again once a request ends.
+    @Test func oneTokensRequestsUnderWayAreCapped() async throws {
+        let gate = SearchGate()
+        try await RouterHarness.application(items: MemoryItems(gate: gate), tokenConcurrency: 2).test(.router) { client in
+            let support = RouterHarness.bearer("support-token")
+            let held = (0..<2).map { _ in Task { try await client.execute(uri: "/v1/items", method: .get, headers: support) } }
+            #expect(try await eventuallyTrue { gate.waitingCount == 2 })
+            let refused = try await client.execute(uri: "/v1/items", method: .get, headers: support)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(RouterHarness.errorMessage(refused)?.contains("already has 2 requests under way") == true)
+            // Another token has slots of its own (it waits at the gate like the others).
+            let other = Task { try await client.execute(uri: "/v1/items", method: .get, headers: RouterHarness.bearer("admin-token")) }
+            #expect(try await eventuallyTrue { gate.waitingCount == 3 })
+            gate.open()
+            for request in held { #expect(try await request.value.status == .ok) }
+            #expect(try await other.value.status == .ok)
+            #expect(try await client.execute(uri: "/v1/items", method: .get, headers: support).status == .ok)
+        }
+    }
+
+}
+
+/// Polls `condition` for up to five seconds.
+func eventuallyTrue(_ condition: @escaping @Sendable () -> Bool) async throws -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }

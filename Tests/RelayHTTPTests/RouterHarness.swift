@@ -8,7 +8,8 @@ import NIOCore
 
 /// The query routes on in-memory stores, behind the same error middleware as in service.
 enum RouterHarness {
-    static func application(failureLimit: Int = 10, items: MemoryItems = MemoryItems()) -> some ApplicationProtocol {
+    static func application(failureLimit: Int = 10, items: MemoryItems = MemoryItems(),
+                            tokenConcurrency: Int = 8) -> some ApplicationProtocol {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         let auth = BearerAuthenticator(
@@ -16,7 +17,7 @@ enum RouterHarness {
             limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
         QueryRoutes(auth: auth, tokens: MemoryTokens(), sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
                     events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
-                    secureCookies: false).add(to: router)
+                    secureCookies: false, tokenConcurrency: tokenConcurrency).add(to: router)
         return Application(router: router)
     }
 

@@ -6,7 +6,10 @@ import RelayCore
 /// Builds the PostgreSQL pool from `DATABASE_URL`, and runs a block with a live pool for the
 /// one-shot commands (`migrate`, `events list`).
 public enum DatabaseClientFactory {
-    public static func makeClient(_ url: DatabaseURL, poolSize: Int, logger: Logger) throws -> PostgresClient {
+    /// - Parameter statementTimeout: set on every connection of the pool (`statement_timeout`):
+    ///   a statement that runs longer is cancelled by the server (SQLSTATE 57014).
+    public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
+                                  logger: Logger) throws -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS
         switch url.tlsMode {
         case .disable: tls = .disable
@@ -20,6 +23,9 @@ public enum DatabaseClientFactory {
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
+        if let statementTimeout {
+            configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, statementTimeout.milliseconds))")]
+        }
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import PostgresNIO
 import Prometheus
@@ -9,12 +11,19 @@ import RelayStore
 /// else (`entrupy-relay worker --port P`), so every replica can be probed and scraped.
 public enum OperationsServer {
     public static func make(host: String, port: Int, client: PostgresClient, catalog: MigrationCatalog,
-                            registry: PrometheusCollectorRegistry, logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
+                            registry: PrometheusCollectorRegistry, idleTimeout: Duration, maxConnections: Int,
+                            logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         HealthController(readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger), registry: registry)
             .addRoutes(to: router)
-        return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil), logger: logger)
+        return Application(
+            router: router,
+            // Like the main server: an idle or dripping client is dropped, and connections are capped.
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout))),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+            logger: logger)
     }
 }

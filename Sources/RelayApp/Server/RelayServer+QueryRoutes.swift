@@ -8,7 +8,7 @@ import RelayStore
 
 extension RelayServer {
     /// `/v1/...`, `/openapi.json` and `/console/...`, sharing one authenticator (and so one
-    /// count of failed sign-ins per client address).
+    /// count of failed sign-ins per client address), on `client`: the API's own pool.
     static func addQueryRoutes(to router: Router<RelayRequestContext>, settings: RelaySettings, client: PostgresClient,
                                api: EntrupyAPIClient?, logger: Logger) {
         let tokens = PostgresTokenRepository(client: client, logger: logger)
@@ -21,7 +21,8 @@ extension RelayServer {
             deliveries: PostgresDeliveryRepository(client: client, logger: logger),
             events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts),
             sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api,
-            sessionLifetime: .seconds(settings.consoleSessionHours * 3600), secureCookies: settings.consoleSecureCookies
+            sessionLifetime: .seconds(settings.consoleSessionHours * 3600), secureCookies: settings.consoleSecureCookies,
+            tokenConcurrency: settings.apiTokenConcurrency
         ).add(to: router)
     }
 }

@@ -1,5 +1,6 @@
 import EntrupyAPI
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -18,15 +19,22 @@ public struct RelayServer {
     public let ingestor: GroupCommitIngestor
     let hangupService: HangupWithoutWorkerService?
     public let client: PostgresClient
+    /// The query API's and console's pool: its own connections, each statement bounded.
+    public let apiClient: PostgresClient
     /// The in-process worker, unless `serve --no-worker`.
     public let worker: WorkerAssembly?
     /// The HTTP client of the SDK endpoint's Entrupy API client, when the worker does not lend its own.
     let apiHTTPService: ShutdownHook?
+    /// `/metrics` (with `/healthz` and `/readyz`) on METRICS_PORT, when set.
+    let operations: Application<RouterResponder<RelayRequestContext>>?
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
+        apiClient = try DatabaseClientFactory.makeClient(
+            settings.database, poolSize: settings.apiDatabasePoolSize,
+            statementTimeout: .milliseconds(settings.apiStatementTimeoutMilliseconds), logger: logger)
         worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
         hangupService = runWorker ? nil : HangupWithoutWorkerService(logger: logger)
         let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
@@ -41,17 +49,23 @@ public struct RelayServer {
 
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
+        if settings.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())
         WebhookController(
             verifier: verifier, ingestor: ingestor,
             addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-            maxBodyBytes: settings.webhookMaxBodyBytes
+            maxBodyBytes: settings.webhookMaxBodyBytes, bodyTimeout: .seconds(settings.webhookBodyTimeoutSeconds),
+            maxConcurrentBodies: settings.webhookMaxConcurrentBodies
         ).addRoutes(to: router)
         HealthController(
             readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger),
-            registry: registry
+            registry: registry, servesMetrics: settings.metricsPort == nil
         ).addRoutes(to: router)
+        operations = settings.metricsPort.map { port in
+            OperationsServer.make(host: settings.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
+                                  idleTimeout: .seconds(settings.httpIdleTimeoutSeconds), maxConnections: 64, logger: logger)
+        }
 
         // The query API, the console and the SDK endpoint.
         var api = worker?.api
@@ -62,13 +76,14 @@ public struct RelayServer {
             api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
         }
         self.apiHTTPService = apiHTTPService
-        Self.addQueryRoutes(to: router, settings: settings, client: client, api: api, logger: logger)
+        Self.addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, logger: logger)
 
         application = Application(
             router: router,
             // A client that stops sending (or a slow-drip body) is disconnected instead of holding a connection forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(settings.httpMaxConnections)),
             onServerRunning: onServerRunning,
             logger: logger
         )
@@ -77,16 +92,12 @@ public struct RelayServer {
     /// Everything `serve` runs, in start order.
     public var services: [any Service] {
         let hangup: [any Service] = hangupService.map { [$0] } ?? []
-        return [client] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? hangup) + [ingestor, application]
+        return [client, apiClient] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? hangup) + [ingestor, application]
+            + (operations.map { [$0] } ?? [])
     }
 
-    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
-    public func run(logger: Logger) async throws {
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
-        try await group.run()
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully within SHUTDOWN_GRACE_SECONDS.
+    public func run(grace: Duration, logger: Logger) async throws {
+        try await BoundedServiceGroup.run(services, grace: grace, logger: logger)
     }
 }

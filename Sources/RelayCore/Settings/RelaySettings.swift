@@ -5,6 +5,13 @@ import Foundation
 public struct RelaySettings: Sendable {
     public var database: DatabaseURL
     public var databasePoolSize: Int
+    /// The query API's and console's own connections, apart from the receiver's and the
+    /// worker's, so readers cannot starve ingestion.
+    public var apiDatabasePoolSize: Int
+    /// Longest statement an API or console request may run.
+    public var apiStatementTimeoutMilliseconds: Int
+    /// Requests one token may have under way at once.
+    public var apiTokenConcurrency: Int
     public var entrupyWebhookSecrets: [WebhookSecret]
     public var standardWebhookSecrets: [WebhookSecret]
     public var standardWebhookToleranceSeconds: Int
@@ -15,6 +22,10 @@ public struct RelaySettings: Sendable {
     public var logLevel: LogLevelName
     public var host: String
     public var port: Int
+    /// When set, `/metrics` is served on this port (on `metricsHost`) instead of the main one,
+    /// which faces the internet behind the proxy.
+    public var metricsPort: Int?
+    public var metricsHost: String
     public var ingestWriters: Int
     public var ingestMaxBatch: Int
     public var storeTimeoutMilliseconds: Int
@@ -35,6 +46,14 @@ public struct RelaySettings: Sendable {
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
     public var httpIdleTimeoutSeconds: Int
+    /// A webhook's whole body must arrive within this, however it is dripped (answer 408).
+    public var webhookBodyTimeoutSeconds: Int
+    /// Bodies read at once; over it a webhook is answered 503 with Retry-After.
+    public var webhookMaxConcurrentBodies: Int
+    /// Open HTTP connections per process; over it new ones wait to be accepted.
+    public var httpMaxConnections: Int
+    /// How long SIGTERM may take: stop accepting and claiming, finish what can finish, exit.
+    public var shutdownGraceSeconds: Int
     public var rulesFile: String?
     public var deliveryRetrySchedule: RetrySchedule
     public var deliveryTargetConcurrency: Int
@@ -51,8 +70,13 @@ public struct RelaySettings: Sendable {
     public var authFailureLimit: Int
     public var authFailureWindowSeconds: Int
     public var consoleSessionHours: Int
-    /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS.
+    /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS
+    /// (also implied by an https `PUBLIC_URL`).
     public var consoleSecureCookies: Bool
+    /// Where people and systems reach the relay (`PUBLIC_URL`); https makes console cookies
+    /// always `Secure` and every answer carry Strict-Transport-Security.
+    public var publicURL: String?
+    public var publicURLIsHTTPS: Bool { publicURL?.lowercased().hasPrefix("https://") == true }
     /// The environment these settings came from: the rules file's `${NAME}` secrets read it too.
     public let environment: EnvironmentReader
 
@@ -68,11 +92,25 @@ public struct RelaySettings: Sendable {
         }
         database = try DatabaseURL(parsing: url)
         databasePoolSize = try reader.integer("DATABASE_POOL_SIZE", default: 16, range: 2...500)
+        apiDatabasePoolSize = try reader.integer("API_DATABASE_POOL_SIZE", default: 8, range: 1...500)
+        apiStatementTimeoutMilliseconds = try reader.integer("API_STATEMENT_TIMEOUT_MS", default: 5_000, range: 10...600_000)
+        apiTokenConcurrency = try reader.integer("API_TOKEN_CONCURRENCY", default: 8, range: 1...10_000)
 
-        entrupyWebhookSecrets = reader.list(try reader.secret("ENTRUPY_WEBHOOK_SECRETS")).map(WebhookSecret.entrupy)
+        entrupyWebhookSecrets = try reader.list(try reader.secret("ENTRUPY_WEBHOOK_SECRETS")).map { text in
+            let secret = WebhookSecret.entrupy(text)
+            guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
+                throw SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS", reason:
+                    "each secret must be at least \(WebhookSecret.minimumBytes) bytes (a short secret can be guessed); one has \(secret.keyBytes.count)")
+            }
+            return secret
+        }
         standardWebhookSecrets = try reader.list(try reader.secret("STANDARD_WEBHOOK_SECRETS")).map { text in
             guard let secret = WebhookSecret.standardWebhooks(text) else {
                 throw SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason: "each secret must be whsec_ followed by base64")
+            }
+            guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
+                throw SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason:
+                    "each secret must decode to at least \(WebhookSecret.minimumBytes) bytes; one decodes to \(secret.keyBytes.count)")
             }
             return secret
         }
@@ -109,6 +147,8 @@ public struct RelaySettings: Sendable {
         logLevel = parsedLevel
         host = reader.string("HOST") ?? "127.0.0.1"
         port = try reader.integer("PORT", default: 8080, range: 0...65_535)
+        metricsPort = reader.string("METRICS_PORT") == nil ? nil : try reader.integer("METRICS_PORT", default: 0, range: 0...65_535)
+        metricsHost = reader.string("METRICS_HOST") ?? "127.0.0.1"
         ingestWriters = try reader.integer("INGEST_WRITERS", default: 2, range: 1...64)
         ingestMaxBatch = try reader.integer("INGEST_MAX_BATCH", default: 128, range: 1...1_000)
         storeTimeoutMilliseconds = try reader.integer("WEBHOOK_STORE_TIMEOUT_MS", default: 5_000, range: 100...120_000)
@@ -125,6 +165,10 @@ public struct RelaySettings: Sendable {
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
         pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
         httpIdleTimeoutSeconds = try reader.integer("HTTP_IDLE_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
+        webhookBodyTimeoutSeconds = try reader.integer("WEBHOOK_BODY_TIMEOUT_SECONDS", default: 10, range: 1...300)
+        webhookMaxConcurrentBodies = try reader.integer("WEBHOOK_MAX_CONCURRENT_BODIES", default: 256, range: 1...100_000)
+        httpMaxConnections = try reader.integer("HTTP_MAX_CONNECTIONS", default: 1_024, range: 1...1_000_000)
+        shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 25, range: 1...3_600)
 
         rulesFile = reader.string("RULES_FILE")
         let scheduleText = reader.string("DELIVERY_RETRY_SCHEDULE") ?? RetrySchedule.defaultText
@@ -148,6 +192,14 @@ public struct RelaySettings: Sendable {
         authFailureLimit = try reader.integer("AUTH_FAILURE_LIMIT", default: 10, range: 1...100_000)
         authFailureWindowSeconds = try reader.integer("AUTH_FAILURE_WINDOW_SECONDS", default: 300, range: 1...86_400)
         consoleSessionHours = try reader.integer("CONSOLE_SESSION_HOURS", default: 12, range: 1...720)
+        publicURL = reader.string("PUBLIC_URL")
+        if let publicURL {
+            guard let url = URL(string: publicURL), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  url.host?.isEmpty == false else {
+                throw SettingsError.invalid(name: "PUBLIC_URL", reason: "expected an http(s) URL such as https://relay.example.com")
+            }
+        }
         consoleSecureCookies = try reader.bool("CONSOLE_SECURE_COOKIES", default: false)
+            || publicURL?.lowercased().hasPrefix("https://") == true
     }
 }

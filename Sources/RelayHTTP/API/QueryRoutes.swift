@@ -18,10 +18,12 @@ public struct QueryRoutes: Sendable {
     public var api: EntrupyAPIClient?
     public var sessionLifetime: Duration
     public var secureCookies: Bool
+    /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY).
+    public var tokenConcurrency: Int
 
     public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
-                api: EntrupyAPIClient?, sessionLifetime: Duration, secureCookies: Bool) {
+                api: EntrupyAPIClient?, sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8) {
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
@@ -32,10 +34,13 @@ public struct QueryRoutes: Sendable {
         self.api = api
         self.sessionLifetime = sessionLifetime
         self.secureCookies = secureCookies
+        self.tokenConcurrency = tokenConcurrency
     }
 
     public func add(to router: Router<RelayRequestContext>) {
-        let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(auth: auth))
+        let v1 = router.group("v1")
+            .add(middleware: BearerAuthMiddleware(auth: auth))
+            .add(middleware: TokenConcurrencyMiddleware(slots: SlotCounter(limit: tokenConcurrency)))
         ItemsAPIController(items: items).addRoutes(to: v1)
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
+import RelayStore
 
 /// Makes every failure a JSON `APIError`: unknown routes, Hummingbird's own errors (wrong
 /// method, body too large) and anything unexpected, which becomes a logged 500 whose body
@@ -24,6 +25,13 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(.contentTooLarge, "request body is too large")
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, Self.defaultMessage(for: error.status))
+        } catch where StoreError.isStatementTimeout(error) {
+            // API_STATEMENT_TIMEOUT_MS: the server's limit, not the caller's mistake, but not a fault either.
+            context.logger.warning("a statement ran past its timeout", metadata: ["path": "\(request.uri.path)"])
+            var headers = HTTPFields()
+            headers[.retryAfter] = "5"
+            throw APIError(.serviceUnavailable, "the query took longer than this server allows; narrow it (fewer values, a date range) or retry later",
+                           headers: headers)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             throw APIError(.internalServerError, "internal error")

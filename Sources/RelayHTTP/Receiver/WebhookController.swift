@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import RelayCore
+import RelayRuntime
 import RelayStore
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.
@@ -17,20 +18,30 @@ public struct WebhookController: Sendable {
         HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
     ]
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    /// One count for every body being read, whoever sends it.
+    static let bodySlot = "body"
 
     let verifier: WebhookVerifier
     let ingestor: GroupCommitIngestor
     let addressResolver: ClientAddressResolver
     let maxBodyBytes: Int
+    /// The whole body must arrive within this: the server's idle timer restarts with every
+    /// chunk, so a drip of one byte a while would otherwise hold the request forever.
+    let bodyTimeout: Duration
+    /// Bodies being read at once, at most `bodySlots.limit` (each up to `maxBodyBytes`).
+    let bodySlots: SlotCounter<String>
     let retryAfterSeconds: Int
     let metrics = WebhookOutcome.Counters()
 
     public init(verifier: WebhookVerifier, ingestor: GroupCommitIngestor, addressResolver: ClientAddressResolver,
-                maxBodyBytes: Int, retryAfterSeconds: Int = 5) {
+                maxBodyBytes: Int, bodyTimeout: Duration = .seconds(10), maxConcurrentBodies: Int = 256,
+                retryAfterSeconds: Int = 5) {
         self.verifier = verifier
         self.ingestor = ingestor
         self.addressResolver = addressResolver
         self.maxBodyBytes = maxBodyBytes
+        self.bodyTimeout = bodyTimeout
+        self.bodySlots = SlotCounter(limit: maxConcurrentBodies)
         self.retryAfterSeconds = retryAfterSeconds
     }
 
@@ -50,13 +61,25 @@ public struct WebhookController: Sendable {
             logger.warning("webhook refused: body too large", metadata: ["declared_bytes": "\(declared)"])
             throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
         }
+        guard bodySlots.take(Self.bodySlot) else {
+            metrics.record(.busy, since: start)
+            logger.warning("webhook refused: too many bodies being read at once", metadata: ["limit": "\(bodySlots.limit)"])
+            throw APIError(.serviceUnavailable, "too many webhooks at once; retry later", headers: Self.closing(retryAfter: retryAfterSeconds))
+        }
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
+            defer { bodySlots.give(Self.bodySlot) }
+            let body = request.body, limit = maxBodyBytes
+            buffer = try await withDeadline(bodyTimeout) { try await body.collect(upTo: limit) }
         } catch is NIOTooManyBytesError {
             metrics.record(.tooLarge, since: start)
             logger.warning("webhook refused: streamed body too large")
-            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
+            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes", headers: Self.closing())
+        } catch is DeadlineExceeded {
+            metrics.record(.bodyTimeout, since: start)
+            logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(bodyTimeout)"])
+            throw APIError(.requestTimeout, "the request body did not arrive within \(bodyTimeout.components.seconds) s",
+                           headers: Self.closing())
         }
         let body = Array(buffer.readableBytesView)
         metrics.bodyBytes.record(body.count)
@@ -90,6 +113,14 @@ public struct WebhookController: Sendable {
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
         return try JSONResponse.make(APIWebhookAccepted(result))
+    }
+
+    /// `Connection: close` (and a Retry-After): the rest of an unread body is not waited for.
+    static func closing(retryAfter: Int? = nil) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.connection] = "close"
+        if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        return fields
     }
 
     /// The values of `keptHeaders` only (every other header is dropped), keyed by lowercase name.

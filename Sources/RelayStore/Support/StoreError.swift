@@ -19,4 +19,9 @@ public enum StoreError: Error, CustomStringConvertible {
     public static func describe(_ error: any Error) -> String {
         PostgresErrorText.describe(error)
     }
+
+    /// The server cancelled a statement that ran past `statement_timeout` (SQLSTATE 57014).
+    public static func isStatementTimeout(_ error: any Error) -> Bool {
+        PostgresErrorText.sqlState(error) == "57014"
+    }
 }

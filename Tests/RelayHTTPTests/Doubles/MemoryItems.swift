@@ -7,6 +7,12 @@ import Synchronization
 /// Items in memory: one item `E1` (customer item `C1`) with a webhook and a delivery.
 final class MemoryItems: ItemQueries {
     let refetches = Mutex<[String]>([])
+    /// When set, each search waits on it (a test holds requests under way).
+    let gate: SearchGate?
+
+    init(gate: SearchGate? = nil) {
+        self.gate = gate
+    }
 
     static let summary = ItemSummary(
         entrupyID: "E1", customerItemID: "C1", result: "authentic", resultFinal: true, flag: "none", brand: "louis_vuitton",
@@ -14,7 +20,8 @@ final class MemoryItems: ItemQueries {
         listedAt: Date(timeIntervalSince1970: 1_763_000_000))
 
     func search(_ query: ItemSearchQuery) async throws -> ItemSearchPage {
-        ItemSearchPage(items: [Self.summary], totalCount: 1, nextCursor: nil)
+        await gate?.pass()
+        return ItemSearchPage(items: [Self.summary], totalCount: 1, nextCursor: nil)
     }
 
     func detail(_ id: String) async throws -> ItemDetail? {
@@ -30,5 +37,36 @@ final class MemoryItems: ItemQueries {
     func queueRefetch(entrupyID: String, source: ReconcileSource) async throws -> Int64? {
         refetches.withLock { $0.append(entrupyID) }
         return 7
+    }
+}
+
+/// Holds searches until opened, counting how many are waiting.
+final class SearchGate: Sendable {
+    private struct State {
+        var open = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if go { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }

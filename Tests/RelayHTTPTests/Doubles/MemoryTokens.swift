@@ -7,7 +7,8 @@ struct MemoryTokens: TokenChecking {
     static func token(for role: Role) -> String { "\(role.rawValue)-token" }
 
     func authenticate(_ token: String) async throws -> Caller? {
-        guard let role = Role.allCases.first(where: { Self.token(for: $0) == token }) else { return nil }
-        return Caller(tokenID: 1, name: role.rawValue, role: role)
+        guard let index = Role.allCases.firstIndex(where: { Self.token(for: $0) == token }) else { return nil }
+        let role = Role.allCases[index]
+        return Caller(tokenID: Int64(index) + 1, name: role.rawValue, role: role)
     }
 }
