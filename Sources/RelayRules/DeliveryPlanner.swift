@@ -45,7 +45,8 @@ public enum DeliveryPlanner {
                 "body": .string(body.jsonText),
             ])
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
-                                   channel: .webhook, target: webhook.url, payload: payload, signingKeyID: webhook.signingKeyID)
+                                   channel: .webhook, target: MaskedURL.mask(webhook.url), payload: payload,
+                                   signingKeyID: webhook.signingKeyID)
         }
     }
 }

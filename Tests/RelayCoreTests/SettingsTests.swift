@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Settings from the environment")
 struct SettingsTests {
-    let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_WEBHOOK_SECRETS": "one, two ,"]
+    let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_WEBHOOK_SECRETS": "first-secret-0123456789, second-secret-0123456789 ,"]
 
     func settings(_ env: [String: String], receiving: Bool = true, files: [String: String] = [:]) throws -> RelaySettings {
         let reader = EnvironmentReader(environment: env) { path in
@@ -16,7 +16,7 @@ struct SettingsTests {
     @Test func defaultsAndParsing() throws {
         let s = try settings(base)
         #expect(s.database == DatabaseURL(host: "db.example", port: 6543, username: "relay", password: "p@ss", database: "relay", tlsMode: .require))
-        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("one".utf8), Array("two".utf8)])
+        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("first-secret-0123456789".utf8), Array("second-secret-0123456789".utf8)])
         #expect(s.webhookMaxBodyBytes == 1_048_576)
         #expect(s.port == 8080 && s.host == "127.0.0.1")
         #expect(s.entrupyAPIURL == "https://api.entrupy.com")
@@ -66,9 +66,22 @@ struct SettingsTests {
         var env = base
         env["ENTRUPY_WEBHOOK_SECRETS"] = nil
         env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/run/secrets/webhook"
-        let s = try settings(env, files: ["/run/secrets/webhook": "from-file\n"])
-        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file".utf8)])
+        let s = try settings(env, files: ["/run/secrets/webhook": "from-file-0123456789\n"])
+        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file-0123456789".utf8)])
         env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/missing"
         #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS_FILE", reason: "cannot read /missing")) { try settings(env) }
     }
+
+    /// Issue 10, item 12: a secret anyone could guess is refused at start-up, with its length.
+    @Test func shortWebhookSecretsAreRefused() throws {
+        var env = base
+        env["ENTRUPY_WEBHOOK_SECRETS"] = "long-enough-secret-0123,x"
+        #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS", reason:
+            "each secret must be at least 16 bytes (a short secret can be guessed); one has 1")) { try settings(env) }
+        env = base
+        env["STANDARD_WEBHOOK_SECRETS"] = "whsec_" + "c2hvcnQ="
+        #expect(throws: SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason:
+            "each secret must decode to at least 16 bytes; one decodes to 5")) { try settings(env) }
+    }
+
 }

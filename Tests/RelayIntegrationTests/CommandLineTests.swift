@@ -61,9 +61,9 @@ struct CommandLineTests {
         let serve = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c"]))
         #expect(serve.status == 1)
         #expect(serve.stderr.hasPrefix("entrupy-relay: ENTRUPY_WEBHOOK_SECRETS is required"))
-        let noToken = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "s"]))
+        let noToken = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789"]))
         #expect(noToken.stderr == "entrupy-relay: ENTRUPY_API_TOKEN is required: set the organisation's Entrupy API token (or run serve --no-worker)\n")
-        let badPort = try await Self.run(["serve", "--no-worker"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "s", "PORT": "x"]))
+        let badPort = try await Self.run(["serve", "--no-worker"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789", "PORT": "x"]))
         #expect(badPort.stderr == "entrupy-relay: PORT is invalid: expected a whole number from 0 to 65535, got \"x\"\n")
     }
 

@@ -49,8 +49,9 @@ public struct WorkerAssembly {
         self.pipeline = pipeline
 
         let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
-        let callbackHTTP = CallbackSender.makeHTTPClient(timeout: callbackTimeout, connectionsPerHost: settings.deliveryTargetConcurrency)
-        callbackHTTPService = ShutdownHook { try await callbackHTTP.shutdown() }
+        let callbackSender = CallbackSender(timeout: callbackTimeout, connectionsPerHost: settings.deliveryTargetConcurrency,
+                                            allowPrivate: settings.allowPrivateCallbacks)
+        callbackHTTPService = ShutdownHook { await callbackSender.shutdown() }
         let configuration = JobWorkerConfiguration(
             concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),
             pollInterval: .milliseconds(settings.jobPollMilliseconds),
@@ -63,7 +64,7 @@ public struct WorkerAssembly {
             deliveries: deliveries,
             email: smtp.map(EmailDeliverer.init),
             callbacks: CallbackDeliverer(
-                sender: CallbackSender(http: callbackHTTP, timeout: callbackTimeout, allowPrivate: settings.allowPrivateCallbacks),
+                sender: callbackSender,
                 rules: rules),
             schedule: settings.deliveryRetrySchedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
             workerID: configuration.workerID, logger: logger

@@ -36,7 +36,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         guard parts.count == 4 else { return nil }
         var out: [UInt8] = []
         for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let value = UInt8(part) else { return nil }
+            // Decimal only, and no leading zero: C's inet_aton reads `012` as octal (10), so a
+            // lenient parse here would vet one address while the connection goes to another.
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), part == "0" || part.first != "0",
+                  let value = UInt8(part) else { return nil }
             out.append(value)
         }
         return out

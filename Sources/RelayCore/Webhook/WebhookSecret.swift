@@ -27,6 +27,9 @@ public struct WebhookSecret: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "WebhookSecret(redacted, \(keyBytes.count) bytes)" }
+
+    /// The shortest secret the relay accepts for verifying webhooks: 128 bits.
+    public static let minimumBytes = 16
 }
 
 extension WebhookSecret {

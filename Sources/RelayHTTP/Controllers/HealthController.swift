@@ -6,10 +6,13 @@ import Prometheus
 public struct HealthController: Sendable {
     let readiness: any ReadinessCheck
     let registry: PrometheusCollectorRegistry
+    /// False where `/metrics` lives on its own port (METRICS_PORT).
+    let servesMetrics: Bool
 
-    public init(readiness: any ReadinessCheck, registry: PrometheusCollectorRegistry) {
+    public init(readiness: any ReadinessCheck, registry: PrometheusCollectorRegistry, servesMetrics: Bool = true) {
         self.readiness = readiness
         self.registry = registry
+        self.servesMetrics = servesMetrics
     }
 
     public func addRoutes(to router: Router<RelayRequestContext>) {
@@ -22,6 +25,7 @@ public struct HealthController: Sendable {
             response.status = report.ready ? .ok : .serviceUnavailable
             return response
         }
+        guard servesMetrics else { return }
         router.get("/metrics") { _, _ in
             var buffer: [UInt8] = []
             buffer.reserveCapacity(16_384)

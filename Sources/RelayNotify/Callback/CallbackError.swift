@@ -1,3 +1,5 @@
+import RelayCore
+
 /// Why a callback could not be sent at all (as opposed to an unhappy status code).
 public enum CallbackError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)
@@ -17,7 +19,7 @@ public enum CallbackError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalidURL(let url): "not an http(s) URL: \(url)"
+        case .invalidURL(let url): "not an http(s) URL: \(MaskedURL.mask(url))"
         case .refusedAddress(let host, let address, let scope):
             "refused: \(host) resolves to \(address), a \(scope) address (set ALLOW_PRIVATE_CALLBACKS=true to allow)"
         case .unresolvable(let host, let reason): "cannot resolve \(host): \(reason)"

@@ -4,32 +4,50 @@ import NIOCore
 import NIOHTTP1
 import RelayCore
 
-/// Sends signed callbacks. Redirects are not followed (a 3xx is reported as such), the whole
-/// exchange is bounded by `timeout`, and targets that resolve to loopback, private or
-/// link-local addresses are refused unless `allowPrivate`.
+/// Sends signed callbacks. Redirects are not followed (a 3xx is reported as such) and the
+/// whole exchange is bounded by `timeout`. Unless private callbacks are allowed, the target's
+/// host is resolved once, every address it resolves to must be global unicast, and the
+/// connection goes to a vetted address (`PinnedHTTPClients`): a second lookup by the HTTP
+/// client, which DNS rebinding would answer differently, never happens.
 public struct CallbackSender: Sendable {
+    /// For IP-literal targets, and for every target when private callbacks are allowed.
     let http: HTTPClient
+    let pinned: PinnedHTTPClients
     let timeout: Duration
     let allowPrivate: Bool
+    /// Why an address is refused (nil: allowed). Tests replace it to treat loopback as public.
+    let refusal: @Sendable (IPAddress) -> String?
+    let resolve: @Sendable (String) async throws -> [IPAddress]
     static let excerptBytes = 512
 
-    public init(http: HTTPClient, timeout: Duration, allowPrivate: Bool) {
-        self.http = http
-        self.timeout = timeout
-        self.allowPrivate = allowPrivate
+    /// - Parameter connectionsPerHost: as many kept connections per host as attempts may be in
+    ///   flight to one target (fewer would queue requests inside the client, where no deadline
+    ///   of ours applies).
+    public init(timeout: Duration, connectionsPerHost: Int, allowPrivate: Bool) {
+        self.init(timeout: timeout, connectionsPerHost: connectionsPerHost, allowPrivate: allowPrivate,
+                  refusal: { $0.restrictedScope }, resolve: { try await HostResolver.resolve($0) })
     }
 
-    /// An HTTP client for callbacks: no redirects, short connect timeout, and as many kept
-    /// connections per host as attempts may be in flight to one target (fewer would queue
-    /// requests inside the client, where no deadline of ours applies).
-    public static func makeHTTPClient(timeout: Duration, connectionsPerHost: Int) -> HTTPClient {
+    init(timeout: Duration, connectionsPerHost: Int, allowPrivate: Bool,
+         refusal: @escaping @Sendable (IPAddress) -> String?, resolve: @escaping @Sendable (String) async throws -> [IPAddress]) {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(5), read: TimeAmount(timeout))
         )
         config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connectionsPerHost))
         config.decompression = .disabled
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        pinned = PinnedHTTPClients(configuration: config, retireAfter: timeout + .seconds(5))
+        self.timeout = timeout
+        self.allowPrivate = allowPrivate
+        self.refusal = refusal
+        self.resolve = resolve
+    }
+
+    /// Closes every connection (at shutdown).
+    public func shutdown() async {
+        await pinned.shutdown()
+        try? await http.shutdown()
     }
 
     public func send(_ request: CallbackRequest, now: Date = Date()) async throws(CallbackError) -> CallbackResponse {
@@ -37,7 +55,7 @@ public struct CallbackSender: Sendable {
               let host = url.host, !host.isEmpty else {
             throw .invalidURL(request.url)
         }
-        if !allowPrivate { try await checkAddress(host: host) }
+        let client = try await client(for: host)
 
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = .POST
@@ -49,7 +67,7 @@ public struct CallbackSender: Sendable {
         }
         outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         do {
-            let response = try await http.execute(outgoing, timeout: TimeAmount(timeout))
+            let response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
             var excerpt: [UInt8] = []
             for try await var chunk in response.body {
                 excerpt += chunk.readBytes(length: min(chunk.readableBytes, Self.excerptBytes - excerpt.count)) ?? []
@@ -67,11 +85,18 @@ public struct CallbackSender: Sendable {
         }
     }
 
-    /// Every address the host resolves to must be public: one private answer is enough to refuse.
-    func checkAddress(host: String) async throws(CallbackError) {
+    /// The client to send with: the shared one for an IP literal (vetted as it is) or when
+    /// private callbacks are allowed; else one pinned to an address the host resolved to,
+    /// after every address it resolved to passed (one refused answer refuses the target).
+    func client(for host: String) async throws(CallbackError) -> HTTPClient {
+        if allowPrivate { return http }
+        if let literal = IPAddress(host) {
+            if let scope = refusal(literal) { throw .refusedAddress(host: host, address: literal.description, scope: scope) }
+            return http
+        }
         let addresses: [IPAddress]
         do {
-            addresses = try await HostResolver.resolve(host)
+            addresses = try await resolve(host)
         } catch let error as CallbackError {
             throw error
         } catch {
@@ -79,9 +104,15 @@ public struct CallbackSender: Sendable {
         }
         guard !addresses.isEmpty else { throw .unresolvable(host: host, reason: "no addresses") }
         for address in addresses {
-            if let scope = address.restrictedScope {
+            if let scope = refusal(address) {
                 throw .refusedAddress(host: host, address: address.description, scope: scope)
             }
         }
+        // IPv4 first: a host with both is reached the way most clients would.
+        let preferred = addresses.first(where: \.isIPv4) ?? addresses[0]
+        guard let client = pinned.client(host: host, vetted: addresses.map(\.description), pinned: preferred.description) else {
+            throw .transport("the relay is shutting down")
+        }
+        return client
     }
 }

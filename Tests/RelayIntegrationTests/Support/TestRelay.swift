@@ -27,7 +27,7 @@ struct TestRelay {
 
     static func settings(_ database: DatabaseURL, extra: [String: String] = [:]) throws -> RelaySettings {
         var env = [
-            "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret," + WebhookFixture.secret,
+            "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret-0123456789," + WebhookFixture.secret,
             "STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "PORT": "0",
             "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused",
         ]
