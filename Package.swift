@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "entrupy-relay", targets: ["EntrupyRelay"]),
         .executable(name: "entrupy-sim", targets: ["EntrupySim"]),
         .executable(name: "relay-bench", targets: ["RelayBench"]),
+        .executable(name: "relay-fuzz", targets: ["RelayFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -262,6 +263,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // libFuzzer targets for every parser of outside input; deploy/fuzz.sh builds it with
+        // -sanitize=fuzzer,address -DFUZZING (without them it is a stub that says so).
+        .executableTarget(
+            name: "RelayFuzz",
+            dependencies: ["RelayCore", "RelayRules", "RelayNotify"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
