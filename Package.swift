@@ -115,6 +115,7 @@ let package = Package(
             name: "RelayNotify",
             dependencies: [
                 "RelayCore",
+                "RelayRuntime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

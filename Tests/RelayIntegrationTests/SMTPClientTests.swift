@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RelayNotify
 import Testing
 
@@ -227,6 +228,46 @@ struct SMTPClientTests {
             let started = ContinuousClock.now
             await #expect(throws: SMTPError.self) { try await client.send(Self.message) }
             #expect(ContinuousClock.now - started < .seconds(15))
+        }
+    }
+
+
+    /// Hostile SMTP servers (the fault suite): one that never greets, one that drips its
+    /// greeting for ever, one that resets the connection at MAIL, one that puts NUL bytes and a
+    /// 100 KB line in its replies. Each fails the message, within a bound, with an error whose
+    /// text can be stored.
+    @Test(arguments: ["silent", "drip", "reset", "nul", "long-line"])
+    func hostileServersFailTheMessageInBoundedTime(behaviour: String) async throws {
+        let greeting: String? = switch behaviour {
+        case "silent": nil
+        case "drip": "DRIP:220-" + String(repeating: "a", count: 200) + "\r\n"
+        default: "220 scripted.test ESMTP\r\n"
+        }
+        try await withScriptedSMTPPeer(greeting: greeting, reply: { line in
+            if line.hasPrefix("EHLO") { return "250-scripted.test\r\n250 PIPELINING\r\n" }
+            if line.hasPrefix("MAIL") {
+                switch behaviour {
+                case "reset": return "RESET"
+                case "nul": return "550 5.7.1 no\u{0}body \u{0} here\r\n"
+                case "long-line": return "550 " + String(repeating: "x", count: 100_000) + "\r\n"
+                default: return nil
+                }
+            }
+            return "250 OK\r\n"
+        }) { port async throws in
+            let client = try Self.client(port: port, tls: "none", timeout: .seconds(2))
+            let started = ContinuousClock.now
+            do {
+                _ = try await client.send(Self.message)
+                Issue.record("\(behaviour): the message was accepted")
+            } catch let error as SMTPError {
+                switch (behaviour, error) {
+                case ("silent", .timeout), ("drip", .timeout), ("reset", .connection), ("long-line", .protocolViolation): break
+                case ("nul", .rejected(_, let reply)): #expect(error.isPermanent && reply.code == 550)
+                default: Issue.record("\(behaviour): unexpected \(error)")
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(15), "\(behaviour) took \(ContinuousClock.now - started)")
         }
     }
 

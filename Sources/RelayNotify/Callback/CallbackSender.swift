@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import RelayCore
+import RelayRuntime
 
 /// Sends signed callbacks. Redirects are not followed (a 3xx is reported as such) and the
 /// whole exchange is bounded by `timeout`. Unless private callbacks are allowed, the target's
@@ -66,18 +67,21 @@ public struct CallbackSender: Sendable {
             outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
         }
         outgoing.body = .bytes(ByteBuffer(bytes: request.body))
+        let started = ContinuousClock.now
         do {
             let response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
-            var excerpt: [UInt8] = []
-            for try await var chunk in response.body {
-                excerpt += chunk.readBytes(length: min(chunk.readableBytes, Self.excerptBytes - excerpt.count)) ?? []
-                if excerpt.count >= Self.excerptBytes { break }
+            // The status decides; the body is only read for an excerpt, and only for what is left
+            // of the timeout, so a target that drips its body cannot hold the attempt.
+            let excerpt = ExcerptBuffer(limit: Self.excerptBytes)
+            let body = response.body
+            _ = try? await withDeadline(max(.milliseconds(1), timeout - (ContinuousClock.now - started))) {
+                for try await chunk in body where excerpt.append(chunk) { break }
             }
             let status = Int(response.status.code)
             let retryAfter = status == 429 || status == 503
                 ? RetryAfter.parse(response.headers.first(name: "Retry-After"), now: now, maximum: .seconds(86_400)) : nil
             return CallbackResponse(status: status, retryAfter: retryAfter,
-                                    excerpt: String(decoding: excerpt, as: UTF8.self), location: response.headers.first(name: "Location"))
+                                    excerpt: String(decoding: excerpt.bytes, as: UTF8.self), location: response.headers.first(name: "Location"))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timeout(seconds: Int(timeout.components.seconds))
         } catch {

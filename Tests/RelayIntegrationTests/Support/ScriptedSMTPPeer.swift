@@ -2,14 +2,17 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// A hostile SMTP peer on a loopback port: greets, then answers each line the client sends
-/// with what `reply` returns for it (nil: say nothing), written as one chunk.
-func withScriptedSMTPPeer<T: Sendable>(reply: @escaping @Sendable (String) -> String?,
+/// A hostile SMTP peer on a loopback port: sends `greeting` (nil: nothing), then answers each
+/// line the client sends with what `reply` returns for it (nil: say nothing), written as one
+/// chunk. Two answers are actions: `DRIP:text` sends the text a byte every 200 ms, and `RESET`
+/// resets the connection.
+func withScriptedSMTPPeer<T: Sendable>(greeting: String? = "220 scripted.test ESMTP\r\n",
+                                       reply: @escaping @Sendable (String) -> String?,
                                        _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
     let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .childChannelInitializer { child in
             child.eventLoop.makeCompletedFuture {
-                try child.pipeline.syncOperations.addHandler(ScriptedSMTPHandler(reply: reply))
+                try child.pipeline.syncOperations.addHandler(ScriptedSMTPHandler(greeting: greeting, reply: reply))
             }
         }
         .bind(host: "127.0.0.1", port: 0).get()
@@ -26,13 +29,33 @@ func withScriptedSMTPPeer<T: Sendable>(reply: @escaping @Sendable (String) -> St
 private final class ScriptedSMTPHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+    let greeting: String?
     let reply: @Sendable (String) -> String?
     private var pending: [UInt8] = []
 
-    init(reply: @escaping @Sendable (String) -> String?) { self.reply = reply }
+    init(greeting: String?, reply: @escaping @Sendable (String) -> String?) {
+        self.greeting = greeting
+        self.reply = reply
+    }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "220 scripted.test ESMTP\r\n")), promise: nil)
+        if let greeting { answer(greeting, context: context) }
+    }
+
+    private func answer(_ text: String, context: ChannelHandlerContext) {
+        if text == "RESET" {
+            resetConnection(context.channel)
+        } else if text.hasPrefix("DRIP:") {
+            Self.drip(Array(text.dropFirst(5).utf8), on: context.channel)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
+        }
+    }
+
+    private static func drip(_ bytes: [UInt8], on channel: any Channel) {
+        guard let first = bytes.first, channel.isActive else { return }
+        channel.writeAndFlush(ByteBuffer(bytes: [first]), promise: nil)
+        channel.eventLoop.scheduleTask(in: .milliseconds(200)) { drip(Array(bytes.dropFirst()), on: channel) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -41,9 +64,7 @@ private final class ScriptedSMTPHandler: ChannelInboundHandler {
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .init(charactersIn: "\r"))
             pending.removeSubrange(...newline)
-            if let answer = reply(line) {
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
-            }
+            if let text = reply(line) { answer(text, context: context) }
         }
     }
 }
