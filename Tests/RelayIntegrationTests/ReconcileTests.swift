@@ -155,4 +155,19 @@ struct ReconcileTests {
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'completed'") == 1 })
         }
     }
+
+    /// An item whose data holds U+0000 (PostgreSQL refuses it in text and jsonb) is stored
+    /// with U+FFFD instead, and its timeline says so (issue 10, defect 11).
+    @Test func anItemWithNULBytesIsStoredAndTheTimelineSaysSo() async throws {
+        try await ReconcileStack.with { stack async throws in
+            let id = try await stack.simulator.createItem("sku-nul", brand: "ni\u{0}ke", result: "authentic", final: true)
+            #expect(try await stack.waitFor(id, result: "authentic"))
+            #expect(try await stack.count("SELECT count(*) FROM items WHERE entrupy_id = '\(id)' AND brand = 'ni\u{FFFD}ke'") == 1)
+            #expect(try await stack.count("""
+                SELECT count(*) FROM reconciliations WHERE entrupy_id = '\(id)' AND note LIKE '%U+0000 (NUL)%stored as U+FFFD%'
+                """) >= 1)
+            #expect(try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'processed'") >= 1)
+        }
+    }
+
 }

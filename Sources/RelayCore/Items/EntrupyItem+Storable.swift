@@ -17,6 +17,11 @@ extension EntrupyItem {
         item.raw = raw.storable
         return item
     }
+
+    /// What the timeline says when storing changed the item: nil when it is stored as fetched.
+    public var storageNote: String? {
+        storable == self ? nil : "the item's data had U+0000 (NUL) in it, stored as U+FFFD"
+    }
 }
 
 extension JSONValue {

@@ -31,11 +31,12 @@ extension PostgresItemRepository {
         }
 
         let fetches = try await client.query("""
-            SELECT at, source, outcome, transitions, webhook_event_id
+            SELECT at, source, outcome, transitions, webhook_event_id, note
             FROM reconciliations WHERE entrupy_id = \(entrupyID) ORDER BY id
             """, logger: logger)
-        for try await (at, source, outcome, count, eventID) in fetches.decode((Date, String, String, Int, Int64?).self) {
-            item.reconciliations.append(.init(at: at, source: source, outcome: outcome, transitions: count, webhookEventID: eventID))
+        for try await (at, source, outcome, count, eventID, note) in fetches.decode((Date, String, String, Int, Int64?, String?).self) {
+            item.reconciliations.append(.init(at: at, source: source, outcome: outcome, transitions: count, webhookEventID: eventID,
+                                              note: note))
         }
 
         let webhooks = try await client.query(WebhookEventRecord.select("""

@@ -40,7 +40,8 @@ public struct PostgresReconcileStore: Sendable {
 
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
     public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
-        let item = change.item
+        // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
+        let item = change.item.storable
         return try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
             try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(\(item.entrupyID), 7361))", logger: logger)
             guard try await Self.state(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
@@ -63,12 +64,12 @@ public struct PostgresReconcileStore: Sendable {
     /// for it marked processed.
     private func recordFetch(_ change: ReconcileChange, outcome: String, on tx: PostgresConnection) async throws {
         try await tx.query("""
-            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at)
-            VALUES (\(change.item.entrupyID), \(change.source.label), \(change.source.webhookEventID), \(outcome),
-                    \(change.transitions.count), \(change.observedAt))
+            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note)
+            VALUES (\(StoredText.clean(change.item.entrupyID)), \(change.source.label), \(change.source.webhookEventID), \(outcome),
+                    \(change.transitions.count), \(change.observedAt), \(change.item.storageNote))
             """, logger: logger)
         if let eventID = change.source.webhookEventID {
-            try await PostgresWebhookEventRepository.markProcessed(id: eventID, entrupyID: change.item.entrupyID, on: tx, logger: logger)
+            try await PostgresWebhookEventRepository.markProcessed(id: eventID, entrupyID: StoredText.clean(change.item.entrupyID), on: tx, logger: logger)
         }
     }
 }

@@ -8,4 +8,6 @@ public struct Reconciliation: Sendable, Equatable {
     public var outcome: String
     public var transitions: Int
     public var webhookEventID: Int64?
+    /// Anything else worth saying (data that had to be cleaned to be stored).
+    public var note: String? = nil
 }

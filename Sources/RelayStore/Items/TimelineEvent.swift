@@ -23,7 +23,8 @@ public struct TimelineEvent: Sendable, Equatable {
         }
         for fetch in detail.reconciliations {
             events.append(.init(kind: "reconciled", at: fetch.at,
-                                summary: "fetched (\(fetch.source)): \(fetch.outcome), \(fetch.transitions) transition(s)",
+                                summary: "fetched (\(fetch.source)): \(fetch.outcome), \(fetch.transitions) transition(s)"
+                                    + (fetch.note.map { "; \($0)" } ?? ""),
                                 webhookEventID: fetch.webhookEventID, deliveryID: nil, rank: 2))
         }
         for transition in detail.transitions {
