@@ -3,9 +3,23 @@ import Foundation
 #if FUZZING
 /// libFuzzer's entry point: one input for the target `RELAY_FUZZ_TARGET` names.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    FuzzEntry.target(Array(UnsafeBufferPointer(start: data, count: size)))
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzEntry.target(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
+}
+
+/// libFuzzer's driver (in the fuzzer runtime that -sanitize=fuzzer links).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's entry point as `<module>_main`: hand control to libFuzzer.
+@_cdecl("RelayFuzz_main")
+public func relayFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
 }
 #else
 /// Built without `-DFUZZING` (by `swift build` with the rest of the package) this program only
