@@ -77,4 +77,23 @@ struct RuleMatchingTests {
         #expect(webhook.signingKeyID == WebhookSecret.standardWebhooks(Self.secret)?.fingerprint)
         #expect(!(webhook.payload.jsonText.contains("MfKQ9r8")), "the secret is not stored in the delivery")
     }
+
+    /// Issue 10, item 12: a callback URL's credentials never become the delivery's `target`,
+    /// which the API, console, CLI and SQL views show; the sender's payload keeps the full URL.
+    @Test func aCallbackTargetIsStoredMasked() throws {
+        let rules = try RuleSetParser(secret: { _ in nil }).parse("""
+            rules:
+              - name: r
+                notify:
+                  - webhook: {url: "https://bob:s3cret@x.example/h?api_key=k1", secret: \(Self.secret)}
+            """)
+        let subject = Self.subject(brand: "nike")
+        let planned = DeliveryPlanner.plan(rules: rules, item: EntrupyItem(entrupyID: "E1", customerItemID: "sku-1", result: "authentic",
+                                                                               resultFinal: true, brand: "nike", certificateURL: nil),
+                                           transitions: [subject.transition], occurredAt: subject.occurredAt)
+        let webhook = try #require(planned.first)
+        #expect(webhook.target == "https://***@x.example/h?***")
+        #expect(webhook.payload["url"]?.stringValue == "https://bob:s3cret@x.example/h?api_key=k1")
+    }
+
 }
