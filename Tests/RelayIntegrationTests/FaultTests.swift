@@ -97,12 +97,7 @@ struct FaultTests {
             }
             // A last, clean run finishes what the killed ones left.
             let serve = try RelayProcess(["serve", "--port", String(port)], database: stack.database, env: env)
-            let stored = try await TestDatabase.withClient(stack.database) { client in
-                let rows = try await client.query("SELECT event_id FROM webhook_events", logger: TestDatabase.logger)
-                var found = Set<String>()
-                for try await id in rows.decode(String?.self) { if let id { found.insert(id) } }
-                return found
-            }
+            let stored = try await Self.storedEventIDs(stack.database)
             let lost = acknowledged.all.subtracting(stored)
             #expect(lost.isEmpty, "acknowledged but not stored: \(lost.sorted())")
             #expect(!acknowledged.all.isEmpty, "some webhooks were acknowledged before the kills")
@@ -169,15 +164,22 @@ extension FaultTests {
         #expect(serve.isRunning, "the receiver survived the crash")
         #expect(!refused.all.isEmpty, "the outage was seen: some webhooks were refused (503) while the server was down")
         #expect(try await eventually(timeout: .seconds(30)) { (try? await probe.status("/readyz")) == 200 })
-        let stored = try await DatabaseClientFactory.withClient(try DatabaseURL(parsing: url), logger: TestDatabase.logger) { client in
+        let stored = try await Self.storedEventIDs(try DatabaseURL(parsing: url))
+        let lost = acknowledged.all.subtracting(stored)
+        #expect(lost.isEmpty, "acknowledged but lost in the crash: \(lost.sorted())")
+        #expect(await serve.stop() == 0)
+    }
+}
+
+extension FaultTests {
+    /// The event IDs of every stored webhook.
+    static func storedEventIDs(_ database: DatabaseURL) async throws -> Set<String> {
+        try await TestDatabase.withClient(database) { client in
             let rows = try await client.query("SELECT event_id FROM webhook_events", logger: TestDatabase.logger)
             var found = Set<String>()
             for try await id in rows.decode(String?.self) { if let id { found.insert(id) } }
             return found
         }
-        let lost = acknowledged.all.subtracting(stored)
-        #expect(lost.isEmpty, "acknowledged but lost in the crash: \(lost.sorted())")
-        #expect(await serve.stop() == 0)
     }
 }
 

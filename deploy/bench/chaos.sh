@@ -58,6 +58,7 @@ log "creating $ITEMS items in the simulator"
 for n in $(seq 1 "$ITEMS"); do
   curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/items" -d "{\"customer_item_id\":\"chaos-$n\",\"webhook\":false}" \
     | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/' >> "$STATE/chaos-items.txt"
+  echo >> "$STATE/chaos-items.txt"
 done
 
 # The load: signed hints for those items, from both replicas' ports, each event ID once; the

@@ -9,31 +9,17 @@ import NIOPosix
 /// `/retry-after/VALUE` (503 with that Retry-After, percent-decoded). Counts requests per path.
 final class HostileHTTPPeer: Sendable {
     let port: Int
-    private let channel: any Channel
     let counts: RequestCounts
 
-    private init(port: Int, channel: any Channel, counts: RequestCounts) {
+    private init(port: Int, counts: RequestCounts) {
         self.port = port
-        self.channel = channel
         self.counts = counts
     }
 
     static func with<T: Sendable>(_ body: @escaping @Sendable (HostileHTTPPeer) async throws -> T) async throws -> T {
         let counts = RequestCounts()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(HostileHandler(counts: counts)) }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let peer = HostileHTTPPeer(port: channel.localAddress!.port!, channel: channel, counts: counts)
-        do {
-            let result = try await body(peer)
-            try? await channel.close()
-            return result
-        } catch {
-            try? await channel.close()
-            throw error
+        return try await withLoopbackServer(childHandler: { HostileHandler(counts: counts) }) { port in
+            try await body(HostileHTTPPeer(port: port, counts: counts))
         }
     }
 

@@ -9,21 +9,7 @@ import NIOPosix
 func withScriptedSMTPPeer<T: Sendable>(greeting: String? = "220 scripted.test ESMTP\r\n",
                                        reply: @escaping @Sendable (String) -> String?,
                                        _ body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .childChannelInitializer { child in
-            child.eventLoop.makeCompletedFuture {
-                try child.pipeline.syncOperations.addHandler(ScriptedSMTPHandler(greeting: greeting, reply: reply))
-            }
-        }
-        .bind(host: "127.0.0.1", port: 0).get()
-    do {
-        let result = try await body(channel.localAddress!.port!)
-        try? await channel.close()
-        return result
-    } catch {
-        try? await channel.close()
-        throw error
-    }
+    try await withLoopbackServer(childHandler: { ScriptedSMTPHandler(greeting: greeting, reply: reply) }, body)
 }
 
 private final class ScriptedSMTPHandler: ChannelInboundHandler {
