@@ -62,6 +62,7 @@ let package = Package(
             dependencies: [
                 "RelayCore",
                 "RelayDatabase",
+                "RelayRuntime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

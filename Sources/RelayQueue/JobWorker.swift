@@ -4,6 +4,7 @@ import RelayCore
 import Metrics
 import PostgresNIO
 import RelayDatabase
+import RelayRuntime
 import ServiceLifecycle
 import Synchronization
 
@@ -136,7 +137,10 @@ public final class JobWorker: Service, Sendable {
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
-                result = try await handler.run(job, context: context)
+                result = try await withDeadline(configuration.jobTimeout) { try await handler.run(job, context: context) }
+            } catch is DeadlineExceeded {
+                jobLogger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])
+                result = .retry(error: "the run did not finish within \(configuration.jobTimeout.components.seconds) s (JOB_TIMEOUT_SECONDS)")
             } catch {
                 result = .retry(error: PostgresErrorText.describe(error))
             }

@@ -19,13 +19,17 @@ public struct JobWorkerConfiguration: Sendable {
     public var backoffCap: Duration
     /// Runs whose worker died (lease expired) before a job is `dead` instead of handed out again.
     public var maxCrashes: Int
+    /// Longest run of one job: past it the run counts as failed and the job is retried. Every
+    /// handler bounds its own I/O, but an await that never returns (a database connection lost
+    /// mid-query, say) must not hold a job, and its lease, for ever.
+    public var jobTimeout: Duration
 
     public init(
         workerID: String = JobWorkerConfiguration.defaultWorkerID(),
         concurrency: Int = 16, lease: Duration = .seconds(30), pollInterval: Duration = .seconds(1),
         maintenanceInterval: Duration = .seconds(1), pruneCompletedAfter: Duration = .seconds(86_400),
         pruneDeadAfter: Duration = .seconds(30 * 86_400), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(3600),
-        maxCrashes: Int = 3
+        maxCrashes: Int = 3, jobTimeout: Duration = .seconds(120)
     ) {
         self.workerID = workerID
         self.concurrency = max(1, concurrency)
@@ -37,6 +41,7 @@ public struct JobWorkerConfiguration: Sendable {
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
         self.maxCrashes = max(1, maxCrashes)
+        self.jobTimeout = jobTimeout
     }
 
     /// Under load a worker waits until this many slots are free before it claims again, so

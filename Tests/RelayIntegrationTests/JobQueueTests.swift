@@ -172,4 +172,32 @@ struct JobQueueTests {
             }
         }
     }
+
+    /// A handler that never returns, not even when cancelled (an await on a connection that
+    /// died mid-query), holds its job only until JOB_TIMEOUT_SECONDS: then the run counts as
+    /// failed, the job is retried, and when its attempts are spent it is dead with the reason.
+    @Test func aRunThatNeverReturnsIsBoundedByTheJobTimeout() async throws {
+        try await withQueue { queue, _ in
+            try await queue.enqueue([try NewJob(PlainJob(), maxAttempts: 2)])
+            let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(NeverReturningHandler())],
+                                   configuration: JobWorkerConfiguration(concurrency: 2, pollInterval: .milliseconds(100),
+                                                                         backoffBase: .milliseconds(10), jobTimeout: .seconds(1)),
+                                   logger: TestDatabase.logger)
+            let running = Task { try await worker.run() }
+            defer { running.cancel() }
+            #expect(try await eventually(timeout: .seconds(30)) { try await queue.list(state: .dead, limit: 10).count == 1 })
+            let record = try #require(try await queue.list(state: .dead, limit: 10).first)
+            #expect(record.errorCount == 2)
+            #expect(record.lastError?.contains("did not finish within 1 s") == true, "\(record.lastError ?? "-")")
+        }
+    }
+
+}
+
+/// Never returns and ignores cancellation.
+struct NeverReturningHandler: JobHandler {
+    func run(_ args: PlainJob, context: JobContext) async throws -> JobResult {
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        return .completed
+    }
 }

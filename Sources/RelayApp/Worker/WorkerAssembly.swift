@@ -58,7 +58,7 @@ public struct WorkerAssembly {
             pruneCompletedAfter: .seconds(settings.pruneCompletedHours * 3600),
             pruneDeadAfter: .seconds(settings.pruneDeadDays * 86_400),
             backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds),
-            maxCrashes: settings.jobMaxCrashes
+            maxCrashes: settings.jobMaxCrashes, jobTimeout: .seconds(settings.jobTimeoutSeconds)
         )
         let delivery = DeliveryHandler(
             deliveries: deliveries,

@@ -41,6 +41,8 @@ public struct RelaySettings: Sendable {
     public var notFoundWindowSeconds: Int
     /// Runs whose worker died before a job is dead instead of handed to the next worker.
     public var jobMaxCrashes: Int
+    /// Longest run of one job before it counts as failed and is retried.
+    public var jobTimeoutSeconds: Int
     public var sweepIntervalSeconds: Int
     public var sweepAgeSeconds: Int
     public var pruneCompletedHours: Int
@@ -160,6 +162,7 @@ public struct RelaySettings: Sendable {
         reconcileMaxAttempts = try reader.integer("RECONCILE_MAX_ATTEMPTS", default: 25, range: 1...1_000)
         notFoundWindowSeconds = try reader.integer("NOT_FOUND_WINDOW_SECONDS", default: 1800, range: 0...604_800)
         jobMaxCrashes = try reader.integer("JOB_MAX_CRASHES", default: 3, range: 1...100)
+        jobTimeoutSeconds = try reader.integer("JOB_TIMEOUT_SECONDS", default: 120, range: 1...86_400)
         sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)
         sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
