@@ -90,11 +90,18 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
                                        maxAttempts: reconcileMaxAttempts, from: "to_queue")
         sql.appendLiteral("SELECT id, dedup_key, inserted FROM upserted")
 
-        // One statement: one round trip and one commit for the whole batch.
-        let rows = try await client.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-        var byKey: [String: (id: Int64, inserted: Bool)] = [:]
-        for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
-            byKey[key] = (id, inserted)
+        // One statement and one commit for the whole batch, inside an explicit transaction:
+        // a lone statement's rows (and postgres-nio's end of them) arrive with its
+        // CommandComplete, before the implicit commit at Sync has flushed the WAL, so a crash
+        // in between would lose events already acknowledged. COMMIT answers only once durable.
+        let query = PostgresQuery(stringInterpolation: sql)
+        let byKey = try await client.withTransaction(logger: logger) { tx -> [String: (id: Int64, inserted: Bool)] in
+            let rows = try await tx.query(query, logger: self.logger)
+            var found: [String: (id: Int64, inserted: Bool)] = [:]
+            for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
+                found[key] = (id, inserted)
+            }
+            return found
         }
         var seenFirst = Set<Int>()
         return try events.enumerated().map { position, event in
