@@ -16,7 +16,7 @@ struct APIIsolationTests {
     @Test func webhooksAreStoredWhileEveryAPIConnectionIsStuck() async throws {
         try await TestDatabase.with { db async throws in
             let env = ["API_DATABASE_POOL_SIZE": "2", "API_STATEMENT_TIMEOUT_MS": "1000", "API_TOKEN_CONCURRENCY": "100",
-                       "WEBHOOK_STORE_TIMEOUT_MS": "2000"]
+                       "WEBHOOK_STORE_TIMEOUT_MS": "10000"]
             try await TestRelay.with(database: db, env: env) { relay async throws in
                 let token = try await APIAccess.token(db, role: .support)
                 try await TestDatabase.withClient(db) { client async throws in

@@ -3,6 +3,7 @@ import PostgresNIO
 import RelayCore
 import RelayQueue
 import RelayStore
+import Synchronization
 import Testing
 
 /// Arguments of the jobs these tests enqueue.
@@ -194,10 +195,12 @@ struct JobQueueTests {
 
 }
 
-/// Never returns and ignores cancellation.
+/// Never returns and ignores cancellation (its continuations are kept, never resumed).
 struct NeverReturningHandler: JobHandler {
+    static let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+
     func run(_ args: PlainJob, context: JobContext) async throws -> JobResult {
-        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        await withCheckedContinuation { continuation in Self.held.withLock { $0.append(continuation) } }
         return .completed
     }
 }
