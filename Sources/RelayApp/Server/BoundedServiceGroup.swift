@@ -1,37 +1,57 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// Runs a process's services until SIGTERM or SIGINT, then shuts them down gracefully within
 /// `grace`: servers stop accepting, workers stop claiming, what is under way finishes. Past
 /// `grace` the group cancels whatever is left; should even that not end it within a few
-/// seconds, the process logs what happened and exits, so a shutdown never hangs (a drip
-/// request or a silent peer cannot keep it alive).
+/// seconds (an await that ignores cancellation: a query on a connection the database dropped),
+/// the process logs what happened and exits, so a shutdown never hangs.
 public enum BoundedServiceGroup {
     /// How long cancellation may take after the grace period before the process exits.
     static let cancellationAllowance: Duration = .seconds(5)
 
     public static func run(_ services: [any Service], grace: Duration, logger: Logger) async throws {
+        try await make(services, grace: grace, logger: logger).run()
+    }
+
+    /// The group `run` runs; `signals` and `onOverrun` are for tests (which trigger the
+    /// shutdown themselves and must not exit).
+    static func make(_ services: [any Service], grace: Duration, logger: Logger,
+                     signals: [UnixSignal] = [.sigterm, .sigint], allowance: Duration = cancellationAllowance,
+                     onOverrun: @escaping @Sendable () -> Void = { exit(1) }) -> ServiceGroup {
+        // The watchdog goes last: the group shuts services down in reverse order, so it hears
+        // of the shutdown first, arms its timer and returns at once.
+        let watchdog = ShutdownWatchdog(limit: grace + allowance, logger: logger, onOverrun: onOverrun)
         var configuration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            services: (services + [watchdog]).map { .init(service: $0) },
+            gracefulShutdownSignals: signals,
             logger: logger
         )
         configuration.maximumGracefulShutdownDuration = grace
-        let group = ServiceGroup(configuration: configuration)
-        try await withGracefulShutdownHandler {
-            try await group.run()
-        } onGracefulShutdown: {
-            armWatchdog(after: grace + cancellationAllowance, logger: logger)
-        }
+        return ServiceGroup(configuration: configuration)
     }
+}
 
-    /// A timer outside Swift concurrency: cancellation of the group's tasks cannot stop it.
-    private static func armWatchdog(after limit: Duration, logger: Logger) {
+/// Waits for the group's graceful shutdown, then arms a timer outside Swift concurrency (no
+/// cancellation or exhausted thread pool can stop it) that ends the process at `limit`.
+struct ShutdownWatchdog: Service {
+    let limit: Duration
+    let logger: Logger
+    let onOverrun: @Sendable () -> Void
+
+    func run() async throws {
+        do {
+            try await gracefulShutdown()
+        } catch {
+            return  // cancelled without a graceful shutdown: the group is ending anyway
+        }
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        let (logger, limit, onOverrun) = (self.logger, self.limit, self.onOverrun)
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
             logger.critical("shutdown did not finish within its grace period; exiting", metadata: ["limit": "\(limit)"])
-            exit(1)
+            onOverrun()
         }
     }
 }
