@@ -40,9 +40,34 @@ struct EntrupyItemParserTests {
         #expect(!item.resultFinal)
     }
 
-    @Test("finality defaults by result", arguments: [("needs_review", false), ("authentic", true), ("unknown", true), ("brand_new_value", true)])
+    @Test("finality defaults by result", arguments: [
+        ("needs_review", false), ("authentic", true), ("unknown", true), ("not_supported", true), ("invalid", true),
+        ("data_required", false), ("received", false), ("canceled", false), ("analyzed", false), ("brand_new_value", false),
+    ])
     func finalityDefault(_ result: String, _ final: Bool) throws {
         #expect(try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "\#(result)"}}}"#).resultFinal == final)
+    }
+
+    @Test func aRetakeOrReceiptNeverFiresResultFinal() throws {
+        for result in ["data_required", "received", "needs_review"] {
+            let item = try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "\#(result)"}, "flag": null}}"#)
+            #expect(TransitionDiffer.diff(from: nil, to: item.snapshot).map(\.kind) == [.itemCreated], "\(result)")
+            let fromReview = ItemSnapshot(result: "needs_review", resultFinal: false, flag: "none")
+            let kinds = TransitionDiffer.diff(from: fromReview, to: item.snapshot).map(\.kind)
+            #expect(!kinds.contains(.resultFinal), "\(result)")
+        }
+        // The API's word wins both ways; a `final` that is not a boolean is treated as absent.
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "data_required", "final": true}}}"#).resultFinal)
+        #expect(try !parse(#"{"entrupy_id": "E", "status": {"result": {"id": "authentic", "final": false}}}"#).resultFinal)
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "authentic", "final": "yes"}}}"#).resultFinal)
+        #expect(try !parse(#"{"entrupy_id": "E", "status": {"result": {"id": "received", "final": 1}}}"#).resultFinal)
+    }
+
+    @Test func flagAsNullStringOrObject() throws {
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": null}}"#).flag == "none")
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": "flagged"}}"#).flag == "flagged")
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": {"id": "flagged", "is_flaggable": false, "flag_info": {"id": 3}}}}"#).flag == "flagged")
+        #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": {"id": null}}}"#).flag == "none")
     }
 
     @Test func noResultIsNotFinalAndNoFlagIsNone() throws {

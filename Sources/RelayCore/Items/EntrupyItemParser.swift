@@ -52,10 +52,15 @@ public enum EntrupyItemParser {
         return Date(timeIntervalSince1970: epoch)
     }
 
-    /// When `final` is absent: `needs_review` is not final, every other result is.
+    /// The results that are final when the API leaves `status.result.final` out (contract
+    /// section 3). Every other id (`needs_review`, `data_required`, `received`, `canceled`,
+    /// an id Entrupy adds tomorrow) is not, so it never fires `result.final`.
+    public static let finalWhenUnsaid: Set<String> = ["authentic", "unknown", "not_supported", "invalid"]
+
+    /// When `final` is absent: only the four results above are final.
     public static func defaultFinal(for result: String?) -> Bool {
         guard let result else { return false }
-        return result != "needs_review"
+        return finalWhenUnsaid.contains(result)
     }
 
     /// `status.flag` is a string in REST v1 and `{id, is_flaggable, flag_info}` in the SDK.
