@@ -95,6 +95,26 @@ struct QueryAPIItemTests {
             #expect((changed.json?["warning"] as? String)?.contains("kept the first") == true)
             #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0001' AND username = 'SimOrg-user-0001' AND email = 'ada@example.com' AND authorizations = 2") == 1)
 
+            // Absent names change nothing (Entrupy keeps the first ones; the old code wrote NULL over them).
+            let noNames = try await authorize(#"{"sdk_authorization_request": "req-3", "unique_user_id": "user-0001", "email": "ada@example.com"}"#)
+            #expect(noNames.status == 200 && noNames.json?["conflict"] as? Bool == false, "\(noNames.body)")
+            #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0001' AND email = 'ada@example.com' AND first_name = 'Ada' AND authorizations = 3") == 1)
+
+            // A user Entrupy already holds (registered by another backend): the relay's first call draws a 409.
+            // The rejected details are not stored as if Entrupy kept them; the username is.
+            let (direct, _) = try await stack.simulator.call(.POST, "/v2/integrations/authorize-user", .object([
+                "sdk_authorization_request": .string("elsewhere"), "unique_user_id": .string("user-0002"),
+                "email": .string("grace@example.com"), "first_name": .string("Grace"),
+            ]), headers: [("Authorization", "Token \(TestSimulator.token)"), ("Api-Version", "1.4")])
+            #expect(direct == 200)
+            let rejected = try await authorize(#"{"sdk_authorization_request": "req-4", "unique_user_id": "user-0002", "email": "mallory@example.com", "first_name": "Mal"}"#)
+            #expect(rejected.status == 200 && rejected.json?["conflict"] as? Bool == true, "\(rejected.body)")
+            #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0002' AND username = 'SimOrg-user-0002' AND email IS NULL AND first_name IS NULL") == 1)
+            // A call Entrupy accepts tells which details it holds.
+            let accepted = try await authorize(#"{"sdk_authorization_request": "req-5", "unique_user_id": "user-0002", "email": "grace@example.com"}"#)
+            #expect(accepted.status == 200 && accepted.json?["conflict"] as? Bool == false, "\(accepted.body)")
+            #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0002' AND email = 'grace@example.com' AND first_name IS NULL AND conflict = false") == 1)
+
             // Support staff find the user's items by either ID.
             try await TestDatabase.withClient(stack.database) { client in
                 try await client.query("""

@@ -12,22 +12,28 @@ public struct PostgresSDKUserRepository: Sendable {
         self.logger = logger
     }
 
-    /// Records an authorisation. On a 409 the first call's email and names stay (they are
-    /// what Entrupy kept); the username is always Entrupy's latest answer.
+    /// Records an authorisation as Entrupy kept it: the first accepted details stay. A 200
+    /// means the details sent match what Entrupy holds, so it fills in only what the relay did
+    /// not know yet; absent names change nothing. A 409 means Entrupy kept other details: the
+    /// stored ones stay (unknown, NULL, when this is the relay's first sight of the user), and
+    /// only Entrupy's username is taken.
     @discardableResult
     public func record(_ user: SDKUserRecord) async throws -> SDKUserRecord {
         let rows = try await client.query("""
             INSERT INTO sdk_users (unique_user_id, username, email, first_name, last_name, conflict)
-            VALUES (\(user.uniqueUserID), \(user.username), \(user.email), \(user.firstName), \(user.lastName), \(user.conflict))
+            SELECT \(user.uniqueUserID), \(user.username),
+                   CASE WHEN c THEN NULL ELSE \(user.email) END, CASE WHEN c THEN NULL ELSE \(user.firstName) END,
+                   CASE WHEN c THEN NULL ELSE \(user.lastName) END, c
+            FROM (SELECT \(user.conflict)::boolean AS c) AS answer
             ON CONFLICT (unique_user_id) DO UPDATE SET
                 username = EXCLUDED.username, conflict = EXCLUDED.conflict,
-                email = CASE WHEN EXCLUDED.conflict THEN sdk_users.email ELSE EXCLUDED.email END,
-                first_name = CASE WHEN EXCLUDED.conflict THEN sdk_users.first_name ELSE EXCLUDED.first_name END,
-                last_name = CASE WHEN EXCLUDED.conflict THEN sdk_users.last_name ELSE EXCLUDED.last_name END,
+                email = CASE WHEN EXCLUDED.conflict THEN sdk_users.email ELSE coalesce(sdk_users.email, \(user.email)) END,
+                first_name = CASE WHEN EXCLUDED.conflict THEN sdk_users.first_name ELSE coalesce(sdk_users.first_name, \(user.firstName)) END,
+                last_name = CASE WHEN EXCLUDED.conflict THEN sdk_users.last_name ELSE coalesce(sdk_users.last_name, \(user.lastName)) END,
                 authorizations = sdk_users.authorizations + 1, last_authorized_at = now()
             RETURNING unique_user_id, username, email, first_name, last_name, conflict, authorizations
             """, logger: logger)
-        for try await r in rows.decode((String, String, String, String?, String?, Bool, Int).self) {
+        for try await r in rows.decode((String, String, String?, String?, String?, Bool, Int).self) {
             return SDKUserRecord(uniqueUserID: r.0, username: r.1, email: r.2, firstName: r.3, lastName: r.4,
                                  conflict: r.5, authorizations: r.6)
         }

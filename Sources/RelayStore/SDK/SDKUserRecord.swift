@@ -4,14 +4,15 @@ import Foundation
 public struct SDKUserRecord: Sendable, Equatable {
     public var uniqueUserID: String
     public var username: String
-    public var email: String
+    /// Nil when Entrupy holds details the relay never saw (its first call here drew a 409).
+    public var email: String?
     public var firstName: String?
     public var lastName: String?
     /// Entrupy answered 409 on the latest call (it kept the first call's email and names).
     public var conflict: Bool
     public var authorizations: Int
 
-    public init(uniqueUserID: String, username: String, email: String, firstName: String?, lastName: String?,
+    public init(uniqueUserID: String, username: String, email: String?, firstName: String?, lastName: String?,
                 conflict: Bool, authorizations: Int = 1) {
         self.uniqueUserID = uniqueUserID
         self.username = username
