@@ -8,7 +8,7 @@ struct EntrupyRelayCommand: AsyncParsableCommand {
         abstract: "Receives Entrupy webhooks, reconciles items with the Entrupy API, and keeps their timelines in PostgreSQL.",
         subcommands: [
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, EventsCommand.self, ItemsCommand.self,
-            JobsCommand.self, BackfillCommand.self, RulesCommand.self, DeliveriesCommand.self, TokensCommand.self,
+            JobsCommand.self, BackfillCommand.self, SyncCommand.self, RulesCommand.self, DeliveriesCommand.self, TokensCommand.self,
         ]
     )
 }

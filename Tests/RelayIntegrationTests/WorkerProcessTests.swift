@@ -7,7 +7,7 @@ import Testing
 struct WorkerProcessTests {
     static func workerEnv(_ sim: TestSimulator, _ extra: [String: String] = [:]) -> [String: String] {
         ["ENTRUPY_API_URL": sim.baseURL, "ENTRUPY_API_TOKEN": TestSimulator.token, "JOB_POLL_MS": "100",
-         "JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_API_RATE": "1000", "WORKER_CONCURRENCY": "8"].merging(extra) { _, new in new }
+         "JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_API_RATE": "1000", "WORKER_CONCURRENCY": "8", "SYNC_INTERVAL_SECONDS": "0"].merging(extra) { _, new in new }
     }
 
     @Test func twoWorkerProcessesCreateEachTransitionOnce() async throws {

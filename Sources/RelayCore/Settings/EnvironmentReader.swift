@@ -45,6 +45,15 @@ public struct EnvironmentReader: Sendable {
         return parsed
     }
 
+    /// A decimal number within `range` (NaN, infinities and text refused).
+    public func decimal(_ name: String, default value: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let text = string(name) else { return value }
+        guard let parsed = Double(text), parsed.isFinite, range.contains(parsed) else {
+            throw SettingsError.invalid(name: name, reason: "expected a number from \(range.lowerBound) to \(range.upperBound), got \"\(text.prefix(64))\"")
+        }
+        return parsed
+    }
+
     public func bool(_ name: String, default value: Bool) throws -> Bool {
         guard let text = string(name)?.lowercased() else { return value }
         switch text {

@@ -44,6 +44,13 @@ public struct RelaySettings: Sendable {
     /// Longest run of one job before it counts as failed and is retried.
     public var jobTimeoutSeconds: Int
     public var sweepIntervalSeconds: Int
+    /// Re-verification by search: how often a pass runs (0: never), how far back it looks, and
+    /// the share of `entrupyAPIRate` it may spend.
+    public var syncIntervalSeconds: Int
+    public var syncLookbackDays: Int
+    public var syncBudgetShare: Double
+    /// How often the Entrupy API's health and the token are checked (`GET /v1/health`) for `/readyz`.
+    public var entrupyHealthIntervalSeconds: Int
     public var sweepAgeSeconds: Int
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
@@ -165,6 +172,10 @@ public struct RelaySettings: Sendable {
         jobTimeoutSeconds = try reader.integer("JOB_TIMEOUT_SECONDS", default: 120, range: 1...86_400)
         sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)
         sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
+        syncIntervalSeconds = try reader.integer("SYNC_INTERVAL_SECONDS", default: 900, range: 0...604_800)
+        syncLookbackDays = try reader.integer("SYNC_LOOKBACK_DAYS", default: 90, range: 1...3_650)
+        syncBudgetShare = try reader.decimal("SYNC_BUDGET_SHARE", default: 0.3, range: 0.01...1)
+        entrupyHealthIntervalSeconds = try reader.integer("ENTRUPY_HEALTH_INTERVAL_SECONDS", default: 30, range: 1...3_600)
         pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
         pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
         httpIdleTimeoutSeconds = try reader.integer("HTTP_IDLE_TIMEOUT_SECONDS", default: 30, range: 1...3_600)

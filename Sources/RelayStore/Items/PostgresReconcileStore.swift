@@ -38,6 +38,19 @@ public struct PostgresReconcileStore: Sendable {
         return nil
     }
 
+    /// The stored states of many items in one query (the sync compares a search page with them).
+    public func states(of entrupyIDs: [String]) async throws -> [String: StoredItemState] {
+        guard !entrupyIDs.isEmpty else { return [:] }
+        let rows = try await client.query("""
+            SELECT entrupy_id, result, result_final, flag, fetched_at FROM items WHERE entrupy_id = ANY(\(entrupyIDs.map { StoredText.clean($0) })::text[])
+            """, logger: logger)
+        var states: [String: StoredItemState] = [:]
+        for try await (id, result, final, flag, fetchedAt) in rows.decode((String, String?, Bool, String, Date).self) {
+            states[id] = StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+        }
+        return states
+    }
+
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
     public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.

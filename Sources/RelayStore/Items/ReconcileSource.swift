@@ -4,6 +4,8 @@ public enum ReconcileSource: Sendable, Equatable {
     case sweep
     case backfill
     case manual
+    /// The periodic re-verification by search (`SyncService`).
+    case sync
 
     public var label: String {
         switch self {
@@ -11,6 +13,7 @@ public enum ReconcileSource: Sendable, Equatable {
         case .sweep: "sweep"
         case .backfill: "backfill"
         case .manual: "manual"
+        case .sync: "sync"
         }
     }
 

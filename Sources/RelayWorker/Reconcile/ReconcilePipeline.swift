@@ -66,6 +66,11 @@ public struct ReconcilePipeline: Sendable {
         try await store.clock()
     }
 
+    /// What the store holds of these items, keyed by Entrupy ID as stored.
+    public func storedStates(of entrupyIDs: [String]) async throws -> [String: StoredItemState] {
+        try await store.states(of: entrupyIDs)
+    }
+
     func fetch(_ target: Target) async throws -> EntrupyItem {
         switch target {
         case .entrupyID(let id): try await api.item(entrupyID: id)

@@ -1,0 +1,117 @@
+import ArgumentParser
+import EntrupyAPI
+import Foundation
+import RelayApp
+import RelayCore
+import RelayRuntime
+import RelayStore
+import RelayWorker
+
+/// `entrupy-relay sync status | run`: the re-verification by search that heals lost webhooks.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Show or run the re-verification of recent items through the Entrupy search API.",
+        subcommands: [Status.self, Run.self]
+    )
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The last complete pass (when, its age, items checked, changes found) and the one under way.")
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let status = try await CommandEnvironment.database(environment) { client in
+                try await PostgresSyncStore(client: client, logger: logger).status()
+            }
+            print(json ? try OutputFormat.json(SyncStatusJSON(status)) : Self.text(status))
+        }
+
+        static func text(_ status: SyncStatus) -> String {
+            let formatter = ISO8601DateFormatter()
+            var lines: [String] = []
+            if let finished = status.lastFinishedAt {
+                let age = status.lastAgeSeconds.map { " (\(Int($0)) s ago)" } ?? ""
+                lines.append("last complete pass: finished \(formatter.string(from: finished))\(age), "
+                    + "\(status.lastItemsChecked ?? 0) items checked, \(status.lastChangesFound ?? 0) changes found")
+            } else {
+                lines.append("last complete pass: none yet")
+            }
+            if let current = status.current {
+                lines.append("pass under way: started \(formatter.string(from: current.startedAt)), window \(formatter.string(from: current.windowStart)) "
+                    + "to \(formatter.string(from: current.windowEnd)), \(current.pages) pages, \(current.itemsChecked) items checked, "
+                    + "\(current.changesFound) changes found")
+            }
+            if let error = status.lastError {
+                lines.append("last error: \(TerminalText.printable(error))" + (status.lastErrorAt.map { " at \(formatter.string(from: $0))" } ?? ""))
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a pass now (or finish the one under way), notifying as the worker would; exits 3 when another replica holds it.")
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false, reconciling: true)
+            let settings = environment.settings, logger = environment.logger
+            let outcome = try await CommandEnvironment.database(environment) { client in
+                let rules = try WorkerAssembly.rulesStore(settings: settings)
+                let http = EntrupyAPIClient.makeHTTPClient()
+                do {
+                    let api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
+                    let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
+                    let sync = SyncService(
+                        api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
+                        interval: .seconds(max(1, settings.syncIntervalSeconds)), lookback: .seconds(settings.syncLookbackDays * 86_400),
+                        budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
+                    let outcome = try await sync.syncOnce()
+                    try await http.shutdown()
+                    return outcome
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+            }
+            guard let outcome else {
+                print("another replica is running a sync pass; try again later")
+                throw ExitCode(3)
+            }
+            print("sync pass complete: \(outcome.itemsChecked) items checked in \(outcome.pages) pages, \(outcome.changesFound) changed")
+        }
+    }
+}
+
+/// `sync status --json`.
+struct SyncStatusJSON: Encodable {
+    let lastStartedAt: Date?
+    let lastFinishedAt: Date?
+    let lastAgeSeconds: Double?
+    let lastItemsChecked: Int?
+    let lastChangesFound: Int?
+    let running: Bool
+    let currentPages: Int?
+    let currentItemsChecked: Int?
+    let lastError: String?
+
+    init(_ status: SyncStatus) {
+        lastStartedAt = status.lastStartedAt
+        lastFinishedAt = status.lastFinishedAt
+        lastAgeSeconds = status.lastAgeSeconds
+        lastItemsChecked = status.lastItemsChecked
+        lastChangesFound = status.lastChangesFound
+        running = status.current != nil
+        currentPages = status.current?.pages
+        currentItemsChecked = status.current?.itemsChecked
+        lastError = status.lastError
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case lastStartedAt = "last_started_at", lastFinishedAt = "last_finished_at", lastAgeSeconds = "last_age_seconds"
+        case lastItemsChecked = "last_items_checked", lastChangesFound = "last_changes_found", running
+        case currentPages = "current_pages", currentItemsChecked = "current_items_checked", lastError = "last_error"
+    }
+}

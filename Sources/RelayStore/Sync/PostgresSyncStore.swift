@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayCore
+
+/// The sync pass's state in PostgreSQL (`sync_state`): one replica at a time holds the pass
+/// (a session advisory lock, released when its connection ends, so a killed replica frees
+/// it), and the cursor is saved after every page, so whoever runs next resumes there.
+public struct PostgresSyncStore: Sendable {
+    /// The row of the item sync.
+    static let name = "items"
+    /// The advisory lock's key (`hashtextextended('relay-sync', 0)` would do as well; a fixed number reads plainer).
+    static let lockKey: Int64 = 0x5359_4E43 // "SYNC"
+
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Runs `body` while holding the sync lock; nil without running it when another replica holds it.
+    public func whileHoldingLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T? {
+        try await client.withConnection { connection -> T? in
+            let rows = try await connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))", logger: logger)
+            var taken = false
+            for try await value in rows.decode(Bool.self) { taken = value }
+            guard taken else { return nil }
+            do {
+                let result = try await body()
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                return result
+            } catch {
+                // The lock must not stay with a pooled connection; if unlocking fails the connection is broken and takes the lock with it.
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// The pass under way, or a new one over the last `lookback` (by the database's clock). A
+    /// pass interrupted more than a day ago starts over instead of resuming.
+    public func resumeOrStart(lookback: Duration) async throws -> SyncPass {
+        // Only the lock holder gets here, so these need no transaction of their own.
+        try await client.query("INSERT INTO sync_state (name) VALUES (\(Self.name)) ON CONFLICT (name) DO NOTHING", logger: logger)
+        try await client.query("""
+            UPDATE sync_state SET pass_started_at = now(), window_start = now() - \(lookback.milliseconds) * interval '1 millisecond',
+                   window_end = now(), cursor = NULL, pages = 0, items_checked = 0, changes_found = 0, updated_at = now()
+            WHERE name = \(Self.name) AND (pass_started_at IS NULL OR pass_started_at < now() - interval '1 day')
+            """, logger: logger)
+        guard let current = try await status().current else { throw StoreError.missingResult }
+        return current
+    }
+
+    /// Saves progress after a page: the cursor to continue from and what the page counted.
+    public func checkpoint(cursor: JSONValue?, items: Int, changes: Int) async throws {
+        try await client.query("""
+            UPDATE sync_state SET cursor = \(cursor?.jsonText)::jsonb, pages = pages + 1, items_checked = items_checked + \(items),
+                   changes_found = changes_found + \(changes), updated_at = now()
+            WHERE name = \(Self.name)
+            """, logger: logger)
+    }
+
+    /// Ends the pass under way: it becomes the last complete pass.
+    public func finish() async throws {
+        try await client.query("""
+            UPDATE sync_state SET last_started_at = pass_started_at, last_finished_at = now(), last_items_checked = items_checked,
+                   last_changes_found = changes_found, pass_started_at = NULL, cursor = NULL, last_error = NULL, updated_at = now()
+            WHERE name = \(Self.name)
+            """, logger: logger)
+    }
+
+    /// Notes why a pass stopped; it resumes from its last checkpoint next time.
+    public func noteError(_ message: String) async throws {
+        try await client.query("""
+            UPDATE sync_state SET last_error = \(StoredText.clean(String(message.prefix(1000)))), last_error_at = now(), updated_at = now()
+            WHERE name = \(Self.name)
+            """, logger: logger)
+    }
+
+    /// Forgets the pass under way (its cursor was refused): the next run starts a new one.
+    public func abandon() async throws {
+        try await client.query("UPDATE sync_state SET pass_started_at = NULL, cursor = NULL WHERE name = \(Self.name)", logger: logger)
+    }
+
+    public func status() async throws -> SyncStatus {
+        let rows = try await client.query("""
+            SELECT last_started_at, last_finished_at, last_items_checked, last_changes_found,
+                   extract(epoch FROM now() - last_finished_at)::float8,
+                   pass_started_at, window_start, window_end, cursor::text, pages, items_checked, changes_found, last_error, last_error_at
+            FROM sync_state WHERE name = \(Self.name)
+            """, logger: logger)
+        for try await r in rows.decode((Date?, Date?, Int?, Int?, Double?, Date?, Date?, Date?, String?, Int, Int, Int, String?, Date?).self) {
+            var current: SyncPass?
+            if let started = r.5, let windowStart = r.6, let windowEnd = r.7 {
+                current = SyncPass(startedAt: started, windowStart: windowStart, windowEnd: windowEnd,
+                                   cursor: r.8.flatMap { try? JSONValue.parse(Array($0.utf8)) }, pages: r.9, itemsChecked: r.10, changesFound: r.11)
+            }
+            return SyncStatus(lastStartedAt: r.0, lastFinishedAt: r.1, lastItemsChecked: r.2, lastChangesFound: r.3, lastAgeSeconds: r.4,
+                              current: current, lastError: r.12, lastErrorAt: r.13)
+        }
+        return SyncStatus()
+    }
+}

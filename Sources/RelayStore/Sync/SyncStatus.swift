@@ -1,0 +1,26 @@
+import Foundation
+
+/// What `sync status` and the metrics report: the last complete pass, and the one under way.
+public struct SyncStatus: Sendable, Equatable {
+    public var lastStartedAt: Date?
+    public var lastFinishedAt: Date?
+    public var lastItemsChecked: Int?
+    public var lastChangesFound: Int?
+    /// Seconds since the last complete pass finished, by the database's clock.
+    public var lastAgeSeconds: Double?
+    public var current: SyncPass?
+    public var lastError: String?
+    public var lastErrorAt: Date?
+
+    public init(lastStartedAt: Date? = nil, lastFinishedAt: Date? = nil, lastItemsChecked: Int? = nil, lastChangesFound: Int? = nil,
+                lastAgeSeconds: Double? = nil, current: SyncPass? = nil, lastError: String? = nil, lastErrorAt: Date? = nil) {
+        self.lastStartedAt = lastStartedAt
+        self.lastFinishedAt = lastFinishedAt
+        self.lastItemsChecked = lastItemsChecked
+        self.lastChangesFound = lastChangesFound
+        self.lastAgeSeconds = lastAgeSeconds
+        self.current = current
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+    }
+}

@@ -1,0 +1,185 @@
+import AsyncAlgorithms
+import EntrupyAPI
+import Foundation
+import Logging
+import Metrics
+import RelayCore
+import RelayRuntime
+import RelayStore
+import ServiceLifecycle
+
+/// Re-verification by search: webhooks can be lost, so every `interval` one replica walks
+/// Entrupy's search API over the last `lookback` of submissions, 25 items a call, and applies
+/// every item whose state differs from the stored one (source `sync`): items never seen are
+/// created, and a flag raised on a final item is caught. The pass holds a lock in PostgreSQL
+/// (one replica at a time), saves its cursor after each page (a restart resumes), and spends
+/// at most its own share of the API budget.
+public struct SyncService: Service {
+    /// What one call of `syncOnce` did.
+    public struct Outcome: Sendable, Equatable {
+        public var pages = 0
+        public var itemsChecked = 0
+        public var changesFound = 0
+        public var completed = false
+    }
+
+    let api: EntrupyAPIClient
+    let pipeline: ReconcilePipeline
+    let store: PostgresSyncStore
+    let interval: Duration
+    let lookback: Duration
+    /// The sync's share of the API budget (`ENTRUPY_API_RATE` × `SYNC_BUDGET_SHARE`), taken on top of the client's own.
+    let budget: RateBudget
+    let logger: Logger
+
+    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, store: PostgresSyncStore, interval: Duration, lookback: Duration,
+                budget: RateBudget, logger: Logger) {
+        self.api = api
+        self.pipeline = pipeline
+        self.store = store
+        self.interval = interval
+        self.lookback = lookback
+        self.budget = budget
+        self.logger = logger
+    }
+
+    /// Runs a pass when one is due (an interrupted pass at once, otherwise `interval` after the
+    /// last complete one, by the shared state), checking every 30 s until graceful shutdown;
+    /// in between it refreshes the gauges from the shared state, so every replica reports the same.
+    public func run() async throws {
+        let tick = min(interval, .seconds(30))
+        var due = ContinuousClock.now + ((try? await firstWait()) ?? .zero)
+        await step(due: &due)
+        for await _ in AsyncTimerSequence(interval: tick, clock: .continuous).cancelOnGracefulShutdown() {
+            await step(due: &due)
+        }
+    }
+
+    private func firstWait() async throws -> Duration {
+        let status = try await store.status()
+        guard status.current == nil, let age = status.lastAgeSeconds, age.isFinite, age >= 0 else { return .zero }
+        return max(.zero, interval - .milliseconds(Int64(min(age, 1e9) * 1000)))
+    }
+
+    private func step(due: inout ContinuousClock.Instant) async {
+        guard ContinuousClock.now >= due else {
+            try? await publish(store.status())
+            return
+        }
+        await passLoggingFailure()
+        due = ContinuousClock.now + interval
+    }
+
+    private func passLoggingFailure() async {
+        do {
+            _ = try await syncOnce()
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("sync pass stopped; the next one resumes from its last page", metadata: ["error": "\(StoreError.describe(error))"])
+            try? await store.noteError(String(describing: error))
+        }
+        try? await publish(store.status())
+    }
+
+    /// Runs the pass under way (or a new one) to its end; nil when another replica holds it.
+    public func syncOnce() async throws -> Outcome? {
+        try await store.whileHoldingLock { try await self.walk() }
+    }
+
+    private func walk() async throws -> Outcome {
+        let started = ContinuousClock.now
+        var pass = try await store.resumeOrStart(lookback: lookback)
+        var outcome = Outcome()
+        var seenCursors = Set<String>()
+        logger.info("sync pass", metadata: [
+            "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)", "resumed_at_page": "\(pass.pages)",
+        ])
+        while true {
+            try Task.checkCancellation()
+            let observedAt = try await pipeline.clock()
+            let page: SearchPage
+            do {
+                page = try await search(pass)
+            } catch EntrupyAPIError.rejected(let status, _) where pass.cursor != nil && (400..<500).contains(status) {
+                // The resumed cursor is no longer valid: start the window again rather than stop for ever.
+                logger.notice("sync: the search refused the saved cursor; starting the pass again")
+                try await store.abandon()
+                pass = try await store.resumeOrStart(lookback: lookback)
+                continue
+            }
+            let changes = try await applyDiffering(page.items, observedAt: observedAt)
+            let next = page.items.isEmpty ? nil : page.nextCursor
+            let looped = next.map { !seenCursors.insert($0.jsonText).inserted } ?? false
+            if looped { logger.warning("sync: the search returned a cursor it had already returned; ending the pass") }
+            try await store.checkpoint(cursor: looped ? nil : next, items: page.items.count, changes: changes)
+            outcome.pages += 1
+            outcome.itemsChecked += page.items.count
+            outcome.changesFound += changes
+            Counter(label: "relay_sync_pages_total").increment()
+            Counter(label: "relay_sync_items_checked_total").increment(by: page.items.count)
+            Counter(label: "relay_sync_changes_total").increment(by: changes)
+            guard let next, !looped else { break }
+            pass.cursor = next
+        }
+        try await store.finish()
+        outcome.completed = true
+        Metrics.Timer(label: "relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
+        logger.info("sync pass complete", metadata: [
+            "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
+        ])
+        return outcome
+    }
+
+    /// One page, within the sync's share of the budget; Entrupy's passing trouble (429, 5xx, no
+    /// answer) is waited out a few times, backing off, before the pass gives up until next time.
+    private func search(_ pass: SyncPass) async throws -> SearchPage {
+        let query = SearchQuery(limit: 25, cursor: pass.cursor, startEpoch: Int64(pass.windowStart.timeIntervalSince1970.rounded(.down)),
+                                endEpoch: Int64(pass.windowEnd.timeIntervalSince1970.rounded(.up)))
+        var delay = Duration.seconds(1)
+        for attempt in 1...6 {
+            try await budget.acquire()
+            do {
+                return try await api.search(query)
+            } catch EntrupyAPIError.rateLimited(let after) {
+                try await Task.sleep(for: after ?? delay)
+            } catch let error as EntrupyAPIError where error.isPassing && attempt < 6 {
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+        throw EntrupyAPIError.server(status: 503)
+    }
+
+    /// Applies the items whose compared state differs from the stored one (or that are not
+    /// stored); returns how many changed anything.
+    private func applyDiffering(_ items: [EntrupyItem], observedAt: Date) async throws -> Int {
+        let storable = items.map(\.storable)
+        let stored = try await pipeline.storedStates(of: storable.map(\.entrupyID))
+        var changes = 0
+        for (item, clean) in zip(items, storable) where stored[clean.entrupyID]?.snapshot != clean.snapshot {
+            let result = try await pipeline.apply(item, observedAt: observedAt, source: .sync)
+            if !result.transitions.isEmpty { changes += 1 }
+        }
+        return changes
+    }
+
+    private func publish(_ status: SyncStatus) {
+        if let finished = status.lastFinishedAt {
+            Gauge(label: "relay_sync_last_complete_timestamp_seconds").record(finished.timeIntervalSince1970)
+        }
+        if let age = status.lastAgeSeconds { Gauge(label: "relay_sync_last_complete_age_seconds").record(age) }
+        if let items = status.lastItemsChecked { Gauge(label: "relay_sync_last_items_checked").record(items) }
+        if let changes = status.lastChangesFound { Gauge(label: "relay_sync_last_changes_found").record(changes) }
+    }
+}
+
+extension EntrupyAPIError {
+    /// Trouble that passes: worth asking again after a wait.
+    var isPassing: Bool {
+        switch self {
+        case .server, .transport, .rateLimited: true
+        case .notFound, .unauthorized, .rejected, .invalidResponse: false
+        }
+    }
+}
