@@ -85,7 +85,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Entrupy REST API client: lookup, get, search, authorize-user, rate budget.
+        // The Entrupy REST API client: lookup, get, search, authorize-user, health (and its monitor), rate budget.
         .target(
             name: "EntrupyAPI",
             dependencies: [
@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -47,6 +47,15 @@ public struct EntrupyAPIClient: Sendable {
         try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", body: query.body))
     }
 
+    /// `GET /v1/health`: returns when Entrupy answers `{"status": "ok"}` to this token; throws
+    /// `EntrupyAPIError.unauthorized` for a refused token and the other errors as they come.
+    public func health() async throws {
+        let json = try await send(.GET, "/v1/health", route: "health")
+        guard json["status"]?.stringValue == "ok" else {
+            throw EntrupyAPIError.invalidResponse("health answer is not {\"status\": \"ok\"}")
+        }
+    }
+
     /// How long Entrupy asked us to wait (its last 429), or nil: callers that must not wait
     /// (an HTTP request in flight) pass the wait on instead.
     public var rateLimitedFor: Duration? { budget.pausedFor }

@@ -29,7 +29,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var services: [any Service] = [client] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),
-                                                  registry: registry, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds),
+                                                  registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds),
                                                   maxConnections: settings.httpMaxConnections, logger: logger))
         }
         logger.info("worker starting", metadata: ["concurrency": "\(settings.workerConcurrency)", "api": "\(settings.entrupyAPIURL)"])

@@ -1,3 +1,4 @@
+import EntrupyAPI
 import Logging
 import PostgresNIO
 import RelayCore
@@ -7,19 +8,29 @@ import RelayHTTP
 import RelayStore
 
 /// Ready when the database answers within a second and every migration this build knows
-/// has been applied (a replica started before `migrate` ran is not ready).
+/// has been applied (a replica started before `migrate` ran is not ready). Entrupy's health
+/// (the last `GET /v1/health`) is reported as its own check under `entrupy`, but never makes
+/// the relay unready: while Entrupy is down the receiver must keep storing webhooks.
 public struct DatabaseReadinessCheck: ReadinessCheck {
     let client: PostgresClient
     let catalog: MigrationCatalog
+    let entrupy: EntrupyHealthMonitor?
     let logger: Logger
 
-    public init(client: PostgresClient, catalog: MigrationCatalog, logger: Logger) {
+    public init(client: PostgresClient, catalog: MigrationCatalog, entrupy: EntrupyHealthMonitor? = nil, logger: Logger) {
         self.client = client
         self.catalog = catalog
+        self.entrupy = entrupy
         self.logger = logger
     }
 
     public func check() async -> ReadinessReport {
+        var report = await checkDatabase()
+        report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_API_TOKEN"
+        return report
+    }
+
+    func checkDatabase() async -> ReadinessReport {
         let migrator = Migrator(client: client, logger: logger)
         do {
             let applied = try await withDeadline(.seconds(1)) { try await migrator.applied() }

@@ -1,3 +1,4 @@
+import EntrupyAPI
 import Hummingbird
 import HummingbirdCore
 import NIOCore
@@ -11,12 +12,13 @@ import RelayStore
 /// else (`entrupy-relay worker --port P`), so every replica can be probed and scraped.
 public enum OperationsServer {
     public static func make(host: String, port: Int, client: PostgresClient, catalog: MigrationCatalog,
-                            registry: PrometheusCollectorRegistry, idleTimeout: Duration, maxConnections: Int,
-                            logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
+                            registry: PrometheusCollectorRegistry, entrupy: EntrupyHealthMonitor?, idleTimeout: Duration,
+                            maxConnections: Int, logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
-        HealthController(readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger), registry: registry)
+        HealthController(readiness: DatabaseReadinessCheck(client: client, catalog: catalog, entrupy: entrupy, logger: logger),
+                         registry: registry)
             .addRoutes(to: router)
         return Application(
             router: router,

@@ -25,6 +25,10 @@ public struct RelayServer {
     public let worker: WorkerAssembly?
     /// The HTTP client of the SDK endpoint's Entrupy API client, when the worker does not lend its own.
     let apiHTTPService: ShutdownHook?
+    /// Entrupy's health for `/readyz` and `relay_entrupy_up`: the worker's, or its own when
+    /// the SDK endpoint has an API client without a worker.
+    let entrupyHealth: EntrupyHealthMonitor?
+    let ownsEntrupyHealth: Bool
     /// `/metrics` (with `/healthz` and `/readyz`) on METRICS_PORT, when set.
     let operations: Application<RouterResponder<RelayRequestContext>>?
 
@@ -58,16 +62,7 @@ public struct RelayServer {
             maxBodyBytes: settings.webhookMaxBodyBytes, bodyTimeout: .seconds(settings.webhookBodyTimeoutSeconds),
             maxConcurrentBodies: settings.webhookMaxConcurrentBodies
         ).addRoutes(to: router)
-        HealthController(
-            readiness: DatabaseReadinessCheck(client: client, catalog: catalog, logger: logger),
-            registry: registry, servesMetrics: settings.metricsPort == nil
-        ).addRoutes(to: router)
-        operations = settings.metricsPort.map { port in
-            OperationsServer.make(host: settings.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
-                                  idleTimeout: .seconds(settings.httpIdleTimeoutSeconds), maxConnections: 64, logger: logger)
-        }
-
-        // The query API, the console and the SDK endpoint.
+        // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
         var api = worker?.api
         var apiHTTPService: ShutdownHook?
         if api == nil, settings.entrupyAPIToken != nil {
@@ -76,6 +71,19 @@ public struct RelayServer {
             api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
         }
         self.apiHTTPService = apiHTTPService
+        let monitor = worker?.health ?? api.map { EntrupyHealthMonitor(api: $0, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger) }
+        entrupyHealth = monitor
+        ownsEntrupyHealth = worker == nil && monitor != nil
+        HealthController(
+            readiness: DatabaseReadinessCheck(client: client, catalog: catalog, entrupy: monitor, logger: logger),
+            registry: registry, servesMetrics: settings.metricsPort == nil
+        ).addRoutes(to: router)
+        operations = settings.metricsPort.map { port in
+            OperationsServer.make(host: settings.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
+                                  entrupy: monitor, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds), maxConnections: 64, logger: logger)
+        }
+
+        // The query API, the console and the SDK endpoint.
         Self.addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, logger: logger)
 
         application = Application(
@@ -92,7 +100,8 @@ public struct RelayServer {
     /// Everything `serve` runs, in start order.
     public var services: [any Service] {
         let hangup: [any Service] = hangupService.map { [$0] } ?? []
-        return [client, apiClient] + (apiHTTPService.map { [$0] } ?? []) + (worker?.services ?? hangup) + [ingestor, application]
+        let health: [any Service] = ownsEntrupyHealth ? entrupyHealth.map { [$0] } ?? [] : []
+        return [client, apiClient] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
             + (operations.map { [$0] } ?? [])
     }
 

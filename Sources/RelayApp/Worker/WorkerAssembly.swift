@@ -14,7 +14,8 @@ import ServiceLifecycle
 
 /// Everything a worker process runs: the Entrupy API client (with its process-wide rate
 /// budget), the rules, the reconcile pipeline, the job worker with the reconcile and deliver
-/// handlers, the sweep, the folding of item count changes, and the SIGHUP rules reloader.
+/// handlers, the sweep, the sync by search, Entrupy's health check, the folding of item count
+/// changes, and the SIGHUP rules reloader.
 public struct WorkerAssembly {
     public let api: EntrupyAPIClient
     public let queue: PostgresJobQueue
@@ -24,6 +25,10 @@ public struct WorkerAssembly {
     public let pipeline: ReconcilePipeline
     public let worker: JobWorker
     public let sweep: SweepService
+    /// Re-verification by search; nil when SYNC_INTERVAL_SECONDS is 0.
+    public let sync: SyncService?
+    /// Entrupy's health (`GET /v1/health`), for `/readyz` and `relay_entrupy_up`.
+    public let health: EntrupyHealthMonitor
     public let countFold: CountFoldService
     let reloader: RulesReloadService
     let httpService: ShutdownHook
@@ -82,6 +87,11 @@ public struct WorkerAssembly {
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),
                              age: .seconds(settings.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
+        sync = settings.syncIntervalSeconds == 0 ? nil : SyncService(
+            api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
+            interval: .seconds(settings.syncIntervalSeconds), lookback: .seconds(settings.syncLookbackDays * 86_400),
+            budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
+        health = EntrupyHealthMonitor(api: api, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger)
         if let path = settings.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
@@ -121,9 +131,10 @@ public struct WorkerAssembly {
         )
     }
 
-    /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sweep and
-    /// worker first (running jobs and deliveries finish), then the HTTP clients they used.
+    /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sync,
+    /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients they used.
     public var services: [any Service] {
-        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [worker, sweep, countFold, reloader]
+        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
+            + (sync.map { [$0] } ?? []) + [countFold, reloader]
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// What the last `GET /v1/health` said: whether Entrupy answers and accepts the token.
+public enum EntrupyHealth: Sendable, Equatable {
+    /// Not checked yet.
+    case unknown
+    case up
+    /// 401/403: the token is wrong or revoked; nothing will work until it is replaced.
+    case tokenRefused(status: Int)
+    /// No answer, an error status, or an answer that is not `{"status": "ok"}`.
+    case down(String)
+
+    public var isUp: Bool { self == .up }
+
+    /// The word `/readyz` shows under `entrupy`.
+    public var summary: String {
+        switch self {
+        case .unknown: "unknown: not checked yet"
+        case .up: "ok"
+        case .tokenRefused(let status): "token refused (\(status)): check ENTRUPY_API_TOKEN"
+        case .down(let reason): "unreachable: \(reason)"
+        }
+    }
+
+    public init(checking error: (any Error)?) {
+        switch error {
+        case nil: self = .up
+        case EntrupyAPIError.unauthorized(let status)?: self = .tokenRefused(status: status)
+        case let error as EntrupyAPIError: self = .down(error.description)
+        case let error?: self = .down(String(describing: error))
+        }
+    }
+}

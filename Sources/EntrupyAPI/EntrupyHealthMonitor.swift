@@ -1,0 +1,54 @@
+import AsyncAlgorithms
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+
+/// Asks `GET /v1/health` every `interval` and keeps the answer, so `/readyz` can tell the
+/// truth about Entrupy without calling it per probe, and `relay_entrupy_up` is 1 or 0. Entrupy
+/// being down never makes the relay unready: the receiver must keep storing webhooks.
+public final class EntrupyHealthMonitor: Service, Sendable {
+    let api: EntrupyAPIClient
+    let interval: Duration
+    let logger: Logger
+    private let state = Mutex(EntrupyHealth.unknown)
+    private let gauge = Gauge(label: "relay_entrupy_up")
+
+    public init(api: EntrupyAPIClient, interval: Duration, logger: Logger) {
+        self.api = api
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public var current: EntrupyHealth { state.withLock { $0 } }
+
+    /// Checks at once, then every `interval` until graceful shutdown.
+    public func run() async throws {
+        await check()
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous).cancelOnGracefulShutdown() {
+            await check()
+        }
+    }
+
+    /// One check; returns what it found.
+    @discardableResult
+    public func check() async -> EntrupyHealth {
+        var failure: (any Error)?
+        do { try await api.health() } catch { failure = error }
+        if failure is CancellationError { return current }
+        let health = EntrupyHealth(checking: failure)
+        let previous = state.withLock { state in
+            defer { state = health }
+            return state
+        }
+        gauge.record(health.isUp ? 1 : 0)
+        if health != previous {
+            if health.isUp {
+                logger.info("Entrupy API reachable and the token accepted")
+            } else {
+                logger.warning("Entrupy API check failed", metadata: ["health": "\(health.summary)"])
+            }
+        }
+        return health
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RelayCore
+import Testing
+
+/// `/readyz` tells the truth about Entrupy, without making the receiver unready.
+@Suite("Entrupy's health in readiness", .timeLimit(.minutes(3)))
+struct EntrupyHealthTests {
+    static func readiness(_ relay: TestRelay) async throws -> (Int, JSONValue) {
+        let response = try await relay.get("/readyz", token: nil)
+        return (response.status, try JSONValue.parse(Array(response.body.utf8)))
+    }
+
+    @Test func aGoodTokenIsReportedOK() async throws {
+        try await ReconcileStack.with { stack async throws in
+            #expect(try await eventually { try await Self.readiness(stack.relay).1[path: "checks.entrupy"]?.stringValue == "ok" })
+            let (status, json) = try await Self.readiness(stack.relay)
+            #expect(status == 200 && json["ready"]?.boolValue == true, "\(json)")
+        }
+    }
+
+    @Test func aWrongTokenIsReportedButTheReceiverStaysReady() async throws {
+        try await ReconcileStack.with(env: ["ENTRUPY_API_TOKEN": "wrong-token"]) { stack async throws in
+            #expect(try await eventually {
+                try await Self.readiness(stack.relay).1[path: "checks.entrupy"]?.stringValue?.hasPrefix("token refused (401)") == true
+            })
+            let (status, json) = try await Self.readiness(stack.relay)
+            #expect(status == 200 && json["ready"]?.boolValue == true && json[path: "checks.database"]?.stringValue == "ok", "\(json)")
+            // Webhooks are still stored.
+            #expect(try await stack.relay.post(WebhookFixture.entrupy(#"{"id":"while-refused","entrupy_id":"E-1"}"#)).status == 200)
+        }
+    }
+
+    @Test func aWorkerReplicaReportsEntrupyDownOnItsOwnPort() async throws {
+        try await TestDatabase.with { db async throws in
+            let port = try await freePort()
+            // Nothing listens on port 9 of the loopback: Entrupy is unreachable.
+            let worker = try RelayProcess(["worker", "--port", String(port)], database: db, env: [
+                "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "any-token", "SYNC_INTERVAL_SECONDS": "0",
+            ])
+            let probe = HTTPProbe(port: port)
+            // The HTTP client retries a refused connection until the request timeout (ENTRUPY_API_TIMEOUT_SECONDS, 10 s).
+            #expect(try await eventually(timeout: .seconds(40), every: .milliseconds(500)) {
+                let ready = (try? JSONValue.parse(Array(try await probe.body("/readyz").utf8))) ?? .null
+                return ready[path: "checks.entrupy"]?.stringValue?.hasPrefix("unreachable: Entrupy API: no answer") == true
+            })
+            let ready = try JSONValue.parse(Array(try await probe.body("/readyz").utf8))
+            #expect(ready["ready"]?.boolValue == true)
+            let metrics = try await probe.body("/metrics")
+            #expect(metrics.contains("relay_entrupy_up 0"))
+            #expect(metrics.contains(#"relay_entrupy_api_requests_total{route="health",status="error"}"#))
+            #expect(await worker.stop() == 0)
+        }
+    }
+}
