@@ -50,3 +50,42 @@ struct DeadlineTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 }
+
+@Suite("The keyed lock")
+struct KeyedLockTests {
+    actor Log {
+        var entries: [String] = []
+        var inside: [String: Int] = [:]
+        var most: [String: Int] = [:]
+        func enter(_ key: String) { inside[key, default: 0] += 1; most[key] = max(most[key] ?? 0, inside[key]!); entries.append("in \(key)") }
+        func leave(_ key: String) { inside[key, default: 0] -= 1; entries.append("out \(key)") }
+    }
+
+    @Test func oneKeyRunsOneAtATimeOtherKeysFreely() async throws {
+        let lock = KeyedLock(), log = Log()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<12 {
+                let key = n % 3 == 0 ? "b" : "a"
+                group.addTask {
+                    try await lock.withLock(key) {
+                        await log.enter(key)
+                        try await Task.sleep(for: .milliseconds(5))
+                        await log.leave(key)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await log.most == ["a": 1, "b": 1])
+        #expect(await log.entries.count == 24)
+        #expect(lock.heldKeys == 0)
+    }
+
+    @Test func aThrowingBodyReleasesTheKey() async throws {
+        struct Boom: Error {}
+        let lock = KeyedLock()
+        await #expect(throws: Boom.self) { try await lock.withLock("k") { throw Boom() } }
+        #expect(try await lock.withLock("k") { 7 } == 7)
+        #expect(lock.heldKeys == 0)
+    }
+}

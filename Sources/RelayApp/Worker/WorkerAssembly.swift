@@ -74,12 +74,14 @@ public struct WorkerAssembly {
             schedule: settings.deliveryRetrySchedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
             workerID: configuration.workerID, logger: logger
         )
+        let itemLock = KeyedLock()
         let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
         worker = JobWorker(
             queue: queue,
             handlers: [
-                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.notFoundWindowSeconds))),
-                AnyJobHandler(ReconcileItemHandler(pipeline: pipeline)),
+                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.notFoundWindowSeconds),
+                                                      itemLock: itemLock)),
+                AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
                 AnyJobHandler(delivery),
             ],
             configuration: configuration, logger: logger

@@ -29,6 +29,23 @@ extension PostgresWebhookEventRepository {
             """, logger: logger)
     }
 
+    /// Marks processed, inside the caller's transaction, every other queued event about the
+    /// item that arrived before the fetch being stored was requested: that fetch already saw
+    /// what they hint at, so their jobs find them processed and fetch nothing (coalescing).
+    /// Returns how many it covered.
+    static func markCovered(entrupyID: String, receivedBy observedAt: Date, on connection: PostgresConnection,
+                            logger: Logger) async throws -> Int {
+        let rows = try await connection.query("""
+            WITH covered AS (
+                UPDATE webhook_events SET state = \(WebhookEventState.processed), processed_at = now(), last_error = NULL
+                WHERE entrupy_id = \(entrupyID) AND state = \(WebhookEventState.queued) AND received_at <= \(observedAt)
+                RETURNING 1)
+            SELECT count(*)::int8 FROM covered
+            """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
     /// Records why an event's reconcile is failing; `final` marks it `failed` (a redelivery
     /// of the same event queues it again).
     public func noteError(id: Int64, error: String, final: Bool) async throws {

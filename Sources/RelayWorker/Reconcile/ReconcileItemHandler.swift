@@ -1,14 +1,18 @@
 import EntrupyAPI
 import RelayCore
 import RelayQueue
+import RelayRuntime
 import RelayStore
 
 /// `reconcile_item`: the sweep's and support's re-fetch of an item the relay knows.
 public struct ReconcileItemHandler: JobHandler {
     let pipeline: ReconcilePipeline
+    /// Shared with the webhook handler: one fetch of an item at a time in this worker.
+    let itemLock: KeyedLock
 
-    public init(pipeline: ReconcilePipeline) {
+    public init(pipeline: ReconcilePipeline, itemLock: KeyedLock = KeyedLock()) {
         self.pipeline = pipeline
+        self.itemLock = itemLock
     }
 
     public func run(_ args: ReconcileItemJob, context: JobContext) async throws -> JobResult {
@@ -21,7 +25,7 @@ public struct ReconcileItemHandler: JobHandler {
             return .discard(error: "job names no item")
         }
         do {
-            try await pipeline.reconcile(target, source: args.reconcileSource)
+            _ = try await itemLock.withLock(target.lockKey) { try await pipeline.reconcile(target, source: args.reconcileSource) }
             return .completed
         } catch let error as EntrupyAPIError {
             return error.jobResult

@@ -22,6 +22,14 @@ public struct ReconcilePipeline: Sendable {
     public enum Target: Sendable, Equatable {
         case entrupyID(String)
         case customerItemID(String)
+
+        /// The key fetches of one item are serialised by (`KeyedLock`).
+        public var lockKey: String {
+            switch self {
+            case .entrupyID(let id): "id:" + id
+            case .customerItemID(let id): "cid:" + id
+            }
+        }
     }
 
     let api: EntrupyAPIClient

@@ -3,22 +3,32 @@ import Foundation
 import Metrics
 import RelayCore
 import RelayQueue
+import RelayRuntime
 import RelayStore
 
 /// `reconcile_webhook`: runs the pipeline for a stored event. An item the API does not know
 /// yet is asked for again, backing off, for `notFoundWindow` after the event arrived (items
 /// can become visible minutes after their webhook); then the event is `failed`, and a
 /// redelivery of it by Entrupy queues it again.
+///
+/// Hints coalesce: a fetch's commit marks processed every queued event about the item that
+/// arrived before the fetch was requested, and this worker runs the hints for one item one
+/// after another (`KeyedLock`), each first checking whether an earlier fetch covered it. So
+/// hints waiting together cost one fetch, and a hint that arrives during a fetch causes
+/// exactly one more after it.
 public struct ReconcileWebhookHandler: JobHandler {
     let pipeline: ReconcilePipeline
     let events: PostgresWebhookEventRepository
     let notFoundWindow: Duration
+    let itemLock: KeyedLock
     private let latency = Metrics.Timer(label: "relay_reconcile_latency_seconds")
 
-    public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration) {
+    public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration,
+                itemLock: KeyedLock = KeyedLock()) {
         self.pipeline = pipeline
         self.events = events
         self.notFoundWindow = notFoundWindow
+        self.itemLock = itemLock
     }
 
     public func run(_ args: ReconcileWebhookJob, context: JobContext) async throws -> JobResult {
@@ -34,6 +44,17 @@ public struct ReconcileWebhookHandler: JobHandler {
         } else {
             return .discard(error: "webhook event \(event.id) names no item")
         }
+        return try await itemLock.withLock(target.lockKey) {
+            // A fetch that finished while this one waited may have covered the event.
+            guard let current = try await events.pending(id: event.id), current.state != .processed else {
+                Counter(label: "relay_reconcile_coalesced_total").increment()
+                return .completed
+            }
+            return try await reconcile(current, target: target, context: context)
+        }
+    }
+
+    private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         do {
             try await pipeline.reconcile(target, source: .webhook(eventID: event.id))
             latency.record(duration: event.age)
