@@ -40,7 +40,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Time and process effects the adapters share, kept out of the pure modules: deadlines,
-        // the API rate budget (it sleeps), settings read from the environment and secret files.
+        // the API budget's contract and its in-process form (it sleeps), the keyed lock,
+        // settings read from the environment and secret files.
         .target(
             name: "RelayRuntime",
             dependencies: ["RelayCore"],
@@ -77,6 +78,7 @@ let package = Package(
             dependencies: [
                 "RelayCore",
                 "RelayDatabase",
+                "RelayRuntime",
                 "RelayQueue",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

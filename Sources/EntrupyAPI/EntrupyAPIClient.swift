@@ -7,16 +7,17 @@ import NIOHTTP1
 import RelayCore
 import RelayRuntime
 
-/// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user. Every call
-/// first takes a token from the process-wide `RateBudget`; a 429 pauses the budget for its
-/// `Retry-After` so all callers back off together. Redirects are never followed.
+/// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user, health.
+/// Every call first takes a token of its priority from the budget (shared by every replica);
+/// a 429 pauses the budget for its `Retry-After` so all callers back off together. Redirects
+/// are never followed.
 public struct EntrupyAPIClient: Sendable {
     let configuration: EntrupyAPIConfiguration
     let http: HTTPClient
-    let budget: RateBudget
+    let budget: any EntrupyAPIBudget
     let logger: Logger
 
-    public init(configuration: EntrupyAPIConfiguration, http: HTTPClient, budget: RateBudget, logger: Logger) {
+    public init(configuration: EntrupyAPIConfiguration, http: HTTPClient, budget: any EntrupyAPIBudget, logger: Logger) {
         self.configuration = configuration
         self.http = http
         self.budget = budget
@@ -31,26 +32,28 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it.
-    public func lookup(customerItemID: String) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/lookup/authentications/" + PercentEncoding.pathSegment(customerItemID), route: "lookup")
+    public func lookup(customerItemID: String, priority: APIPriority = .webhook) async throws -> EntrupyItem {
+        let json = try await send(.GET, "/v1/lookup/authentications/" + PercentEncoding.pathSegment(customerItemID), route: "lookup",
+                                  priority: priority)
         return try parseItem(json)
     }
 
     /// `GET /v1/authentications/{entrupy_id}`.
-    public func item(entrupyID: String) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/authentications/" + PercentEncoding.pathSegment(entrupyID), route: "get")
+    public func item(entrupyID: String, priority: APIPriority = .webhook) async throws -> EntrupyItem {
+        let json = try await send(.GET, "/v1/authentications/" + PercentEncoding.pathSegment(entrupyID), route: "get", priority: priority)
         return try parseItem(json)
     }
 
     /// `POST /v1/search/authentications`: one page.
-    public func search(_ query: SearchQuery) async throws -> SearchPage {
-        try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", body: query.body))
+    public func search(_ query: SearchQuery, priority: APIPriority = .background) async throws -> SearchPage {
+        try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", priority: priority, body: query.body))
     }
 
     /// `GET /v1/health`: returns when Entrupy answers `{"status": "ok"}` to this token; throws
     /// `EntrupyAPIError.unauthorized` for a refused token and the other errors as they come.
     public func health() async throws {
-        let json = try await send(.GET, "/v1/health", route: "health")
+        // A check every half minute or so per replica: it goes ahead of background work so /readyz stays current.
+        let json = try await send(.GET, "/v1/health", route: "health", priority: .interactive)
         guard json["status"]?.stringValue == "ok" else {
             throw EntrupyAPIError.invalidResponse("health answer is not {\"status\": \"ok\"}")
         }
@@ -58,12 +61,13 @@ public struct EntrupyAPIClient: Sendable {
 
     /// How long Entrupy asked us to wait (its last 429), or nil: callers that must not wait
     /// (an HTTP request in flight) pass the wait on instead.
-    public var rateLimitedFor: Duration? { budget.pausedFor }
+    public func rateLimitedFor() async -> Duration? { await budget.remainingPause() }
 
     /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request.
     public func authorizeUser(_ request: AuthorizeUserRequest) async throws -> AuthorizeUserResult {
         let body = try JSONValue.parse(Array(JSONEncoder().encode(request)))
-        let (status, json) = try await exchange(.POST, "/v2/integrations/authorize-user", route: "authorize_user", body: body, accept: [200, 409])
+        let (status, json) = try await exchange(.POST, "/v2/integrations/authorize-user", route: "authorize_user", priority: .interactive,
+                                                body: body, accept: [200, 409])
         guard let signed = json["signed_authorization_request"]?.stringValue, let username = json["username"]?.stringValue else {
             throw EntrupyAPIError.invalidResponse("authorize-user answer lacks signed_authorization_request or username")
         }
@@ -76,12 +80,19 @@ public struct EntrupyAPIClient: Sendable {
         }
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, route: String, body: JSONValue? = nil) async throws -> JSONValue {
-        try await exchange(method, path, route: route, body: body, accept: [200]).1
+    private func send(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue? = nil) async throws -> JSONValue {
+        try await exchange(method, path, route: route, priority: priority, body: body, accept: [200]).1
     }
 
-    private func exchange(_ method: HTTPMethod, _ path: String, route: String, body: JSONValue?, accept: Set<Int>) async throws -> (Int, JSONValue) {
-        try await budget.acquire()
+    private func exchange(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue?,
+                          accept: Set<Int>) async throws -> (Int, JSONValue) {
+        do {
+            try await budget.acquire(priority)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw EntrupyAPIError.budgetUnavailable(String(describing: error))
+        }
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Token " + configuration.token)
@@ -116,7 +127,7 @@ public struct EntrupyAPIClient: Sendable {
         case 404: throw EntrupyAPIError.notFound
         case 429:
             let after = RetryAfter.parse(response.headers.first(name: "Retry-After"))
-            budget.pause(for: after ?? .seconds(1))
+            await budget.pauseCallers(for: after ?? .seconds(1))
             logger.notice("Entrupy API rate limited us", metadata: ["route": "\(route)", "retry_after": "\(after.map { "\($0)" } ?? "-")"])
             throw EntrupyAPIError.rateLimited(retryAfter: after)
         case 401, 403: throw EntrupyAPIError.unauthorized(status: status)

@@ -14,6 +14,8 @@ public enum EntrupyAPIError: Error, Equatable, CustomStringConvertible {
     case transport(String)
     /// An answer we could not read.
     case invalidResponse(String)
+    /// The shared API budget (in the database) could not be read, so nothing was sent.
+    case budgetUnavailable(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum EntrupyAPIError: Error, Equatable, CustomStringConvertible {
         case .server(let status): "Entrupy API: server error (\(status))"
         case .transport(let message): "Entrupy API: no answer (\(message))"
         case .invalidResponse(let message): "Entrupy API: unreadable answer (\(message))"
+        case .budgetUnavailable(let message): "Entrupy API: not called, the shared rate budget is unavailable (\(message))"
         }
     }
 }

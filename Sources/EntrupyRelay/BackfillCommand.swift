@@ -28,7 +28,7 @@ struct BackfillCommand: AsyncParsableCommand {
         let settings = environment.settings, logger = environment.logger
         let summary = try await CommandEnvironment.database(environment) { client in
             let http = EntrupyAPIClient.makeHTTPClient()
-            let api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
+            let api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
             let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: nil, logger: logger)
             let backfiller = Backfiller(api: api, pipeline: pipeline, logger: logger)
             do {

@@ -62,7 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let rules = try WorkerAssembly.rulesStore(settings: settings)
                 let http = EntrupyAPIClient.makeHTTPClient()
                 do {
-                    let api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
+                    let api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
                     let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
                     let sync = SyncService(
                         api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),

@@ -68,7 +68,7 @@ public struct RelayServer {
         if api == nil, settings.entrupyAPIToken != nil {
             let http = EntrupyAPIClient.makeHTTPClient()
             apiHTTPService = ShutdownHook { try await http.shutdown() }
-            api = WorkerAssembly.apiClient(settings: settings, http: http, logger: logger)
+            api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
         }
         self.apiHTTPService = apiHTTPService
         let monitor = worker?.health ?? api.map { EntrupyHealthMonitor(api: $0, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger) }

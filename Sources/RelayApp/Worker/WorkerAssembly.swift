@@ -43,7 +43,7 @@ public struct WorkerAssembly {
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = ShutdownHook { try await http.shutdown() }
         smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
-        api = Self.apiClient(settings: settings, http: http, logger: logger)
+        api = Self.apiClient(settings: settings, http: http, database: client, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
         items = PostgresItemRepository(client: client, logger: logger)
         deliveries = PostgresDeliveryRepository(client: client, logger: logger)
@@ -123,13 +123,14 @@ public struct WorkerAssembly {
         }
     }
 
-    public static func apiClient(settings: RelaySettings, http: HTTPClient, logger: Logger) -> EntrupyAPIClient {
+    /// The API client every process uses, drawing on the budget all replicas share in `database`.
+    public static func apiClient(settings: RelaySettings, http: HTTPClient, database: PostgresClient, logger: Logger) -> EntrupyAPIClient {
         EntrupyAPIClient(
             configuration: EntrupyAPIConfiguration(
                 baseURL: settings.entrupyAPIURL, token: settings.entrupyAPIToken ?? "",
                 requestTimeout: .seconds(settings.entrupyAPITimeoutSeconds)
             ),
-            http: http, budget: RateBudget(ratePerSecond: settings.entrupyAPIRate), logger: logger
+            http: http, budget: PostgresAPIBudget(client: database, ratePerSecond: settings.entrupyAPIRate, logger: logger), logger: logger
         )
     }
 

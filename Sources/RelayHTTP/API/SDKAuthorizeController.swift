@@ -36,7 +36,7 @@ public struct SDKAuthorizeController: Sendable {
         guard let api else {
             throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_API_TOKEN)")
         }
-        if let wait = api.rateLimitedFor { throw Self.rateLimited(wait) }
+        if let wait = await api.rateLimitedFor() { throw Self.rateLimited(wait) }
         let result: AuthorizeUserResult
         do {
             result = try await api.authorizeUser(input)
@@ -96,6 +96,8 @@ public struct SDKAuthorizeController: Sendable {
             APIError(.badRequest, "Entrupy refused the request: \(message.prefix(300))")
         case .unauthorized: APIError(.badGateway, "Entrupy refused this relay's API token")
         case .transport: APIError(.badGateway, "Entrupy did not answer; retry later")
+        case .budgetUnavailable: APIError(.serviceUnavailable, "the relay cannot reach its database to pace Entrupy calls; retry later",
+                                          headers: [.retryAfter: "5"])
         default: APIError(.badGateway, "Entrupy could not authorize the user (\(error))")
         }
     }

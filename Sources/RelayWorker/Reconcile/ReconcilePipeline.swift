@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import RelayCore
 import RelayRules
+import RelayRuntime
 import RelayStore
 
 /// A hint becomes the truth in four steps, each one call here:
@@ -50,7 +51,7 @@ public struct ReconcilePipeline: Sendable {
     @discardableResult
     public func reconcile(_ target: Target, source: ReconcileSource) async throws -> ApplyResult {
         let observedAt = try await store.clock()
-        let item = try await fetch(target)
+        let item = try await fetch(target, priority: source.apiPriority)
         return try await apply(item, observedAt: observedAt, source: source)
     }
 
@@ -79,10 +80,10 @@ public struct ReconcilePipeline: Sendable {
         try await store.states(of: entrupyIDs)
     }
 
-    func fetch(_ target: Target) async throws -> EntrupyItem {
+    func fetch(_ target: Target, priority: APIPriority) async throws -> EntrupyItem {
         switch target {
-        case .entrupyID(let id): try await api.item(entrupyID: id)
-        case .customerItemID(let id): try await api.lookup(customerItemID: id)
+        case .entrupyID(let id): try await api.item(entrupyID: id, priority: priority)
+        case .customerItemID(let id): try await api.lookup(customerItemID: id, priority: priority)
         }
     }
 
@@ -110,6 +111,18 @@ public struct ReconcilePipeline: Sendable {
                 "entrupy_id": "\(item.entrupyID)", "transitions": "\(result.transitions.map(\.kind.rawValue).joined(separator: ","))",
                 "deliveries": "\(result.deliveries)", "source": "\(source.label)",
             ])
+        }
+    }
+}
+
+extension ReconcileSource {
+    /// Whose turn it is when the shared API budget runs short: a webhook's change first, then
+    /// support's re-fetch, then the background (sweep, sync, backfill).
+    var apiPriority: APIPriority {
+        switch self {
+        case .webhook: .webhook
+        case .manual: .interactive
+        case .sweep, .sync, .backfill: .background
         }
     }
 }

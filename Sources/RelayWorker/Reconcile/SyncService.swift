@@ -178,7 +178,7 @@ extension EntrupyAPIError {
     /// Trouble that passes: worth asking again after a wait.
     var isPassing: Bool {
         switch self {
-        case .server, .transport, .rateLimited: true
+        case .server, .transport, .rateLimited, .budgetUnavailable: true
         case .notFound, .unauthorized, .rejected, .invalidResponse: false
         }
     }

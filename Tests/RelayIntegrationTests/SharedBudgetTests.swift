@@ -1,0 +1,71 @@
+import Foundation
+import RelayCore
+import RelayRuntime
+import RelayStore
+import Testing
+
+/// One Entrupy API budget for every replica, kept in PostgreSQL.
+@Suite("The shared API budget", .timeLimit(.minutes(3)))
+struct SharedBudgetTests {
+    @Test func twoReplicasDrawFromOneBucketAndObeyOnePause() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client in
+                let replicas = (0..<2).map { _ in PostgresAPIBudget(client: client, ratePerSecond: 20, burst: 5, logger: TestDatabase.logger) }
+                let start = ContinuousClock.now
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for n in 0..<30 { group.addTask { try await replicas[n % 2].acquire(.webhook) } }
+                    try await group.waitForAll()
+                }
+                // 30 tokens at 20/s from one bucket of 5 take at least 1.25 s; two buckets would take half.
+                #expect(ContinuousClock.now - start >= .milliseconds(1200))
+
+                // A 429 seen by one replica stops the other.
+                await replicas[0].pauseCallers(for: .milliseconds(800))
+                #expect((await replicas[1].remainingPause() ?? .zero) > .milliseconds(500))
+                let paused = ContinuousClock.now
+                try await replicas[1].acquire(.webhook)
+                #expect(ContinuousClock.now - paused >= .milliseconds(700))
+            }
+        }
+    }
+
+    @Test func whenTokensRunShortWebhooksGoFirst() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client in
+                // Almost no refill: what is in the bucket is all there is.
+                let budget = PostgresAPIBudget(client: client, ratePerSecond: 0.01, burst: 4, logger: TestDatabase.logger)
+                try await client.query("UPDATE api_budget SET tokens = 2, updated_at = now()", logger: TestDatabase.logger)
+                // Background work must leave half the bucket: it waits.
+                let background = Task { try await budget.acquire(.background) }
+                try await Task.sleep(for: .milliseconds(400))
+                #expect(try await TestDatabase.scalar(db, "SELECT round(tokens)::int FROM api_budget") == 2)
+                // A webhook reconcile takes what is there at once.
+                let start = ContinuousClock.now
+                try await budget.acquire(.webhook)
+                try await budget.acquire(.webhook)
+                #expect(ContinuousClock.now - start < .seconds(2))
+                background.cancel()
+                await #expect(throws: CancellationError.self) { try await background.value }
+            }
+        }
+    }
+
+    @Test func threeReplicasTogetherStayUnderTheOrganisationLimit() async throws {
+        try await ReconcileStack.with(env: ["ENTRUPY_API_RATE": "4"], simulatorRate: 5, worker: false) { stack async throws in
+            let sim = stack.simulator
+            // Each replica alone is allowed 4 a second; a per-process budget would send 12 and draw 429s.
+            let env = WorkerProcessTests.workerEnv(sim, ["ENTRUPY_API_RATE": "4"])
+            let workers = try (0..<3).map { _ in try RelayProcess(["worker"], database: stack.database, env: env) }
+            var ids: [String] = []
+            for n in 0..<36 { ids.append(try await sim.createItem("sku-budget-\(n)", result: "authentic", final: true)) }
+            #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(250)) {
+                try await stack.count("SELECT count(*) FROM items WHERE result = 'authentic'") == 36
+            })
+            let stats = try await sim.stats()
+            #expect(stats["rate_limited"]?.int64Value == 0, "\(stats)")
+            // Every replica took part.
+            #expect(try await stack.count("SELECT count(DISTINCT leased_by) FROM jobs WHERE kind = 'reconcile_webhook'") == 3)
+            for worker in workers { #expect(await worker.stop() == 0) }
+        }
+    }
+}
