@@ -1,7 +1,4 @@
-import Foundation
-import RelayCore
-
-/// An authentication inside the simulator, rendered as the REST v1 item.
+/// An authentication inside the simulator; `SimItem+JSON` renders it as the REST v1 item.
 struct SimItem: Sendable {
     var entrupyID: String
     var customerItemID: String
@@ -13,44 +10,11 @@ struct SimItem: Sendable {
     var final: Bool
     var flag: String
     var submittedAt: Double
+    /// Raised by every change; the simulator's own ordering of changes.
     var sequence: Int
 
-    static let headers = [
-        "authentic": ("Authentic", "This item was found to be authentic."),
-        "unknown": ("Unidentified", "The item could not be identified."),
-        "not_supported": ("Not supported", "This item type is not supported."),
-        "needs_review": ("Under Review", "Our experts are reviewing this item."),
-        "invalid": ("Invalid", "The submission was invalid."),
-    ]
-
-    var json: JSONValue {
-        let display = Self.headers[result] ?? (result, "")
-        var item: [String: JSONValue] = [
-            "entrupy_id": .string(entrupyID),
-            "status": .object([
-                "result": .object([
-                    "id": .string(result), "final": .bool(final),
-                    "display": .object(["header": .string(display.0), "message": .string(display.1)]),
-                ]),
-                "flag": .string(flag),
-            ]),
-            "properties": .object([
-                "brand": .object(["id": .string(brand), "name": .string(brand.replacingOccurrences(of: "_", with: " ").capitalized)]),
-                "model": model.map { .object(["id": .string($0)]) } ?? .null,
-            ]),
-            "activity": .object(["product_category": .string(category)]),
-            "text_fields": .object(["customer_item_id": .string(customerItemID)]),
-            "owner": .object(["user": .object(["username": .string(username)])]),
-            "timestamp": .object(["epoch": .number(JSONNumber(submittedAt))]),
-        ]
-        if result == "authentic" && final {
-            item["certificate"] = .object(["site": .string("https://sim.entrupy.invalid/certificates/\(entrupyID)")])
-        }
-        return .object(item)
-    }
-
     /// The value a search filter key reads.
-    func value(for key: String) -> String? {
+    func value(forFilter key: String) -> String? {
         switch key {
         case "properties.brand.id": brand
         case "status.result.id": result

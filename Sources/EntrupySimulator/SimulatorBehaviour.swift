@@ -10,4 +10,14 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     public var duplicateWebhooks: Int = 0
 
     public init() {}
+
+    /// The `POST /_sim/config` answer.
+    var json: [String: SimJSON] {
+        [
+            "rate_limit_per_second": .number(rateLimitPerSecond),
+            "error_rate": .number(errorRate),
+            "latency_ms": .number(latencyMilliseconds),
+            "duplicate_webhooks": .number(duplicateWebhooks),
+        ]
+    }
 }

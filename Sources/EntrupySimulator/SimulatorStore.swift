@@ -12,11 +12,13 @@ final class SimulatorStore: Sendable {
 
     struct Bucket {
         var tokens: Double
-        var updated: Date
+        var updated: Double
     }
 
     struct State {
         var items: [String: SimItem] = [:]
+        /// Entrupy IDs per customer item ID, in creation order.
+        var byCustomer: [String: [String]] = [:]
         var users: [String: SDKUser] = [:]
         var behaviour = SimulatorBehaviour()
         var stats = SimulatorStats()
@@ -24,13 +26,35 @@ final class SimulatorStore: Sendable {
         var sequence = 0
     }
 
-    private let state = Mutex(State())
+    let organisation: String
+    private let state: Mutex<State>
+
+    init(organisation: String) {
+        self.organisation = organisation
+        state = Mutex(State())
+    }
+
+    /// Now, in epoch seconds to the millisecond (what items and search compare).
+    static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() / 1000 }
 
     var behaviour: SimulatorBehaviour { state.withLock { $0.behaviour } }
-    var stats: SimulatorStats { state.withLock { var s = $0.stats; s.items = $0.items.count; return s } }
 
-    func update(_ change: (inout SimulatorBehaviour) -> Void) -> SimulatorBehaviour {
-        state.withLock { change(&$0.behaviour); return $0.behaviour }
+    var stats: SimulatorStats {
+        state.withLock { state in
+            var stats = state.stats
+            stats.items = state.items.count
+            return stats
+        }
+    }
+
+    /// Reads a change against the behaviour in force and applies it, in one step so two
+    /// callers cannot lose each other's settings. Nothing changes when `read` throws.
+    func reconfigure(_ read: (SimulatorBehaviour) throws(SimInputError) -> ConfigChange) throws(SimInputError) -> SimJSON {
+        try state.withLock { state throws(SimInputError) in
+            let change = try read(state.behaviour)
+            state.behaviour = change.behaviour
+            return .object(state.behaviour.json)
+        }
     }
 
     func count(_ change: (inout SimulatorStats) -> Void) {
@@ -38,12 +62,13 @@ final class SimulatorStore: Sendable {
     }
 
     /// Takes one request from `token`'s bucket; false when the limit is exceeded.
-    func admit(token: String, now: Date = Date()) -> Bool {
+    func admit(token: String) -> Bool {
         state.withLock { state in
             let rate = state.behaviour.rateLimitPerSecond
             guard rate > 0 else { return true }
+            let now = Date().timeIntervalSince1970
             var bucket = state.buckets[token] ?? Bucket(tokens: max(rate, 1), updated: now)
-            bucket.tokens = min(max(rate, 1), bucket.tokens + now.timeIntervalSince(bucket.updated) * rate)
+            bucket.tokens = min(max(rate, 1), bucket.tokens + max(0, now - bucket.updated) * rate)
             bucket.updated = now
             let admitted = bucket.tokens >= 1
             if admitted { bucket.tokens -= 1 }
@@ -52,19 +77,22 @@ final class SimulatorStore: Sendable {
         }
     }
 
-    func create(customerItemID: String, brand: String, model: String?, category: String, username: String,
-                result: String, final: Bool) -> SimItem {
+    func create(_ draft: ItemDraft) -> SimItem {
         state.withLock { state in
             state.sequence += 1
-            let id = "SIM" + String(format: "%010d", state.sequence) + String(UUID().uuidString.prefix(4))
-            let item = SimItem(entrupyID: id, customerItemID: customerItemID, brand: brand, model: model, category: category,
-                               username: username, result: result, final: final, flag: "none",
-                               submittedAt: (Date().timeIntervalSince1970 * 1000).rounded() / 1000, sequence: state.sequence)
+            let id = SimIdentifier.entrupyID(sequence: state.sequence)
+            let item = SimItem(
+                entrupyID: id, customerItemID: draft.customerItemID, brand: draft.brand, model: draft.model,
+                category: draft.category, username: draft.username, result: draft.result, final: draft.final, flag: "none",
+                submittedAt: Self.now(), sequence: state.sequence
+            )
             state.items[id] = item
+            state.byCustomer[draft.customerItemID, default: []].append(id)
             return item
         }
     }
 
+    /// Changes an item; nil when there is no such item.
     func modify(_ id: String, _ change: (inout SimItem) -> Void) -> SimItem? {
         state.withLock { state in
             guard var item = state.items[id] else { return nil }
@@ -81,7 +109,7 @@ final class SimulatorStore: Sendable {
     /// The latest authentication for a customer item ID.
     func lookup(customerItemID: String) -> SimItem? {
         state.withLock { state in
-            state.items.values.filter { $0.customerItemID == customerItemID }
+            (state.byCustomer[customerItemID] ?? []).compactMap { state.items[$0] }
                 .max { ($0.submittedAt, $0.entrupyID) < ($1.submittedAt, $1.entrupyID) }
         }
     }
@@ -89,7 +117,7 @@ final class SimulatorStore: Sendable {
     func allItems() -> [SimItem] { state.withLock { Array($0.items.values) } }
 
     /// Registers or checks an SDK user; `conflict` when the stored details differ from these.
-    func authorize(uniqueUserID: String, user: SDKUser, organisation: String) -> (username: String, conflict: Bool) {
+    func authorize(uniqueUserID: String, user: SDKUser) -> (username: String, conflict: Bool) {
         state.withLock { state in
             let username = organisation + "-" + uniqueUserID
             guard let existing = state.users[uniqueUserID] else {
