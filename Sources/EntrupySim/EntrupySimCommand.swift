@@ -16,12 +16,14 @@ struct EntrupySimCommand: AsyncParsableCommand {
     @Option(help: "Where to POST change webhooks (none sent when omitted).") var webhookURL: String?
     @Option(help: "Secret that signs webhooks (Entrupy-Signature).") var webhookSecret = "sim-secret"
     @Option(help: "Token API clients must send as 'Authorization: Token <token>'.") var apiToken = "sim-token"
+    @Option(help: "Organisation name: owner of every item and prefix of authorize-user usernames.") var organisation = "SimOrg"
 
     func run() async throws {
         var logger = Logger(label: "entrupy-sim")
         logger.logLevel = .info
         let simulator = EntrupySimulator(
-            configuration: .init(host: host, port: port, webhookURL: webhookURL, webhookSecret: webhookSecret, apiToken: apiToken),
+            configuration: .init(host: host, port: port, webhookURL: webhookURL, webhookSecret: webhookSecret, apiToken: apiToken,
+                                 organisation: organisation),
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(

@@ -25,15 +25,16 @@ struct AdminItemRoutes: Sendable {
         }
     }
 
-    /// `{result, final?, webhook?}`; without `final`, the contract's rule.
+    /// `{result, final?, result_reason?, reasons?, webhook?}`; without `final`, the contract's rule.
     private func setResult(of id: String, _ fields: InputFields) throws -> Response {
-        try fields.requireOnly(["result", "final", "webhook"])
+        try fields.requireOnly(["result", "final", "result_reason", "reasons", "webhook"])
         guard let result = try fields.string("result", maxLength: 64) else { throw SimInputError("result is required") }
         let final = try fields.bool("final") ?? ResultCatalogue.isFinalWhenUnstated(result)
+        let reason = try fields.string("result_reason", maxLength: 4096)
+        let reasons = try ResultReason.parseList(fields.array("reasons", maxCount: 20) ?? [])
         let webhook = try fields.bool("webhook") ?? true
-        guard let item = store.modify(id, { item in
-            item.result = result
-            item.final = final
+        guard let item = store.modify(id, { item, now in
+            item.setResult(result, final: final, reason: reason, reasons: reasons, at: now)
         }) else {
             return SimResponse.error(.notFound, "no item \(id)")
         }
@@ -41,15 +42,17 @@ struct AdminItemRoutes: Sendable {
         return SimResponse.json(.object(["item": item.json, "event_id": .optional(eventID)]))
     }
 
-    /// `{flag: none|flagged|resolved, webhook?}`. Any state may follow any other: the admin plays
-    /// both the user and Entrupy's support.
+    /// `{flag: none|flagged|resolved, flag_info?: {id, label, message}, is_flaggable?, webhook?}`.
+    /// Any state may follow any other: the admin plays both the user and Entrupy's support.
     private func setFlag(of id: String, _ fields: InputFields) throws -> Response {
-        try fields.requireOnly(["flag", "webhook"])
+        try fields.requireOnly(["flag", "flag_info", "is_flaggable", "webhook"])
         guard let flag = try fields.string("flag", maxLength: 16), Self.flags.contains(flag) else {
             throw SimInputError("flag must be none, flagged or resolved")
         }
+        let info = try fields.object("flag_info").map { fields throws(SimInputError) in try FlagInfo.parse(fields) }
+        let isFlaggable = try fields.bool("is_flaggable")
         let webhook = try fields.bool("webhook") ?? true
-        guard let item = store.modify(id, { $0.flag = flag }) else {
+        guard let item = store.modify(id, { item, _ in item.setFlag(flag, info: info, isFlaggable: isFlaggable) }) else {
             return SimResponse.error(.notFound, "no item \(id)")
         }
         let eventID = webhook ? sender.send(WebhookEvent.authenticationChanged, item: item) : nil

@@ -21,4 +21,7 @@ enum ResultCatalogue {
         default: (id, "")
         }
     }
+
+    /// `status.result.reason` for an `invalid` result when the caller gave none.
+    static let defaultInvalidReason = "The photos do not show the item clearly enough."
 }

@@ -1,17 +1,60 @@
-/// An authentication inside the simulator; `SimItem+JSON` renders it as the REST v1 item.
+/// An authentication as the simulator holds it. `SimItem+JSON` renders it as the public v1.4
+/// item in the item's own variant; the fields here are the truth behind every rendering.
 struct SimItem: Sendable {
     var entrupyID: String
     var customerItemID: String
+    var orderID: String?
+    var styleCode: String?
+    var size: String?
+    var upc: String?
+    var serial: String?
     var brand: String
     var model: String?
     var category: String
+    var formFactor: String
     var username: String
+    var organisation: String
+
     var result: String
     var final: Bool
+    /// `status.result.reason`, shown for an `invalid` result.
+    var resultReason: String?
+    var reasons: [ResultReason]
+
     var flag: String
+    var flagInfo: FlagInfo?
+    var isFlaggable: Bool
+
+    var photos: Int
+    var variant: ItemVariant
+
+    /// Epoch seconds. `captureStartedAt` is `timestamp.epoch`: a little before submission.
+    var captureStartedAt: Double
     var submittedAt: Double
+    var initialResultSetAt: Double?
+    var resultReturnedAt: Double?
     /// Raised by every change; the simulator's own ordering of changes.
     var sequence: Int
+
+    var hasCertificate: Bool { result == "authentic" && final }
+
+    /// A new result, as Entrupy returns one: the result times move, the explanations are the
+    /// new result's (none unless given).
+    mutating func setResult(_ id: String, final: Bool, reason: String?, reasons: [ResultReason], at now: Double) {
+        result = id
+        self.final = final
+        resultReason = reason
+        self.reasons = reasons
+        if initialResultSetAt == nil { initialResultSetAt = now }
+        resultReturnedAt = now
+    }
+
+    /// A flag change; a new state clears the old reason unless one is given.
+    mutating func setFlag(_ id: String, info: FlagInfo?, isFlaggable: Bool?) {
+        flag = id
+        flagInfo = info
+        if let isFlaggable { self.isFlaggable = isFlaggable }
+    }
 
     /// The value a search filter key reads.
     func value(forFilter key: String) -> String? {
@@ -22,12 +65,13 @@ struct SimItem: Sendable {
         case "text_fields.customer_item_id", "text_fields.sku": customerItemID
         case "owner.user.username": username
         case "activity.product_category": category
+        case "activity.form_factor": formFactor
         default: nil
         }
     }
 
     static let filterKeys: Set<String> = [
         "properties.brand.id", "status.result.id", "status.flag", "text_fields.customer_item_id", "text_fields.sku",
-        "owner.user.username", "activity.product_category",
+        "owner.user.username", "activity.product_category", "activity.form_factor",
     ]
 }

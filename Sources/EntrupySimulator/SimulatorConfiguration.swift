@@ -7,7 +7,8 @@ public struct SimulatorConfiguration: Sendable {
     public var webhookSecret: String
     /// The API token clients must send as `Authorization: Token <token>`.
     public var apiToken: String
-    /// Prefix of the usernames authorize-user creates (`<org>-<unique_user_id>`).
+    /// Prefix of the usernames authorize-user creates (`<org>-<unique_user_id>`), and
+    /// `owner.organization.name` of every item.
     public var organisation: String
 
     public init(host: String = "127.0.0.1", port: Int = 8090, webhookURL: String? = nil, webhookSecret: String = "sim-secret",

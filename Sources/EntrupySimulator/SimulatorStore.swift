@@ -79,12 +79,21 @@ final class SimulatorStore: Sendable {
 
     func create(_ draft: ItemDraft) -> SimItem {
         state.withLock { state in
+            let now = Self.now()
             state.sequence += 1
             let id = SimIdentifier.entrupyID(sequence: state.sequence)
+            var variant = ItemVariant.plain
+            if let style = draft.flagStyle { variant.flagStyle = style }
+            if let omit = draft.omitFinal { variant.omitFinal = omit }
+            let captureSeconds = Double(Int.random(in: 20_000...300_000)) / 1000
             let item = SimItem(
-                entrupyID: id, customerItemID: draft.customerItemID, brand: draft.brand, model: draft.model,
-                category: draft.category, username: draft.username, result: draft.result, final: draft.final, flag: "none",
-                submittedAt: Self.now(), sequence: state.sequence
+                entrupyID: id, customerItemID: draft.customerItemID, orderID: draft.orderID, styleCode: draft.styleCode,
+                size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
+                category: draft.category, formFactor: draft.formFactor, username: draft.username, organisation: organisation,
+                result: draft.result, final: draft.final, resultReason: draft.resultReason, reasons: draft.reasons,
+                flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant,
+                captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
+                sequence: state.sequence
             )
             state.items[id] = item
             state.byCustomer[draft.customerItemID, default: []].append(id)
@@ -92,11 +101,11 @@ final class SimulatorStore: Sendable {
         }
     }
 
-    /// Changes an item; nil when there is no such item.
-    func modify(_ id: String, _ change: (inout SimItem) -> Void) -> SimItem? {
+    /// Changes an item (given the time now); nil when there is no such item.
+    func modify(_ id: String, _ change: (inout SimItem, Double) -> Void) -> SimItem? {
         state.withLock { state in
             guard var item = state.items[id] else { return nil }
-            change(&item)
+            change(&item, Self.now())
             state.sequence += 1
             item.sequence = state.sequence
             state.items[id] = item
