@@ -8,7 +8,7 @@ import ServiceLifecycle
 struct EntrupySimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entrupy-sim",
-        abstract: "Simulate Entrupy: the REST API (lookup, get, search, authorize-user), signed webhooks, and /_sim admin routes."
+        abstract: "Simulate Entrupy: the REST API (health, lookup, get, search, authorize-user), signed webhooks, and /_sim admin routes."
     )
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"

@@ -27,6 +27,8 @@ struct SimItem: Sendable {
 
     var photos: Int
     var variant: ItemVariant
+    /// Set by the first certificate transfer event, kept by later ones.
+    var transferID: String?
 
     /// Epoch seconds. `captureStartedAt` is `timestamp.epoch`: a little before submission.
     var captureStartedAt: Double

@@ -10,6 +10,9 @@ struct SimulatorAPIController: Sendable {
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         let api = router.group().add(middleware: SimulatorGate(store: store, token: configuration.apiToken))
+        api.get("/v1/health") { _, _ in
+            SimResponse.json(.object(["status": .string("ok")]))
+        }
         api.get("/v1/lookup/authentications/:customer_item_id") { _, context in
             let raw = try context.parameters.require("customer_item_id")
             guard let item = store.lookup(customerItemID: raw.removingPercentEncoding ?? raw) else {

@@ -91,7 +91,7 @@ final class SimulatorStore: Sendable {
                 size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
                 category: draft.category, formFactor: draft.formFactor, username: draft.username, organisation: organisation,
                 result: draft.result, final: draft.final, resultReason: draft.resultReason, reasons: draft.reasons,
-                flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant,
+                flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant, transferID: nil,
                 captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
                 sequence: state.sequence
             )

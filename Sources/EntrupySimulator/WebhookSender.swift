@@ -30,11 +30,12 @@ final class WebhookSender: Service, Sendable {
         (stream, input) = AsyncStream<Delivery>.makeStream()
     }
 
-    /// Sends a `type` event about `item`. Returns the event's id, or nil when no webhook URL is configured (nothing is sent).
+    /// Sends a `type` event about `item` as it is now, with `extra` beside it under `data`.
+    /// Returns the event's id, or nil when no webhook URL is configured (nothing is sent).
     @discardableResult
-    func send(_ type: String, item: SimItem) -> String? {
+    func send(_ type: String, item: SimItem, extra: [String: SimJSON] = [:]) -> String? {
         guard url != nil else { return nil }
-        let event = WebhookEvent(id: SimIdentifier.make("evt"), type: type, item: item)
+        let event = WebhookEvent(id: SimIdentifier.make("evt"), type: type, item: item, extra: extra)
         let delivery = Delivery(body: event.body, signature: SimSignature.hex(of: event.body, key: secret))
         for _ in 0...max(0, store.behaviour.duplicateWebhooks) { input.yield(delivery) }
         return event.id
