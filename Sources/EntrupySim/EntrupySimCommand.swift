@@ -17,13 +17,15 @@ struct EntrupySimCommand: AsyncParsableCommand {
     @Option(help: "Secret that signs webhooks (Entrupy-Signature).") var webhookSecret = "sim-secret"
     @Option(help: "Token API clients must send as 'Authorization: Token <token>'.") var apiToken = "sim-token"
     @Option(help: "Organisation name: owner of every item and prefix of authorize-user usernames.") var organisation = "SimOrg"
+    @Option(help: "Seed of the random generator, so a run can be repeated (drawn when omitted; see GET /_sim/config).")
+    var seed: Int64?
 
     func run() async throws {
         var logger = Logger(label: "entrupy-sim")
         logger.logLevel = .info
         let simulator = EntrupySimulator(
             configuration: .init(host: host, port: port, webhookURL: webhookURL, webhookSecret: webhookSecret, apiToken: apiToken,
-                                 organisation: organisation),
+                                 organisation: organisation, seed: seed.map { UInt64(bitPattern: $0) }),
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(

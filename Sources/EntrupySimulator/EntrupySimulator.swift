@@ -12,7 +12,7 @@ public struct EntrupySimulator {
 
     public init(configuration: SimulatorConfiguration, logger: Logger,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
-        let store = SimulatorStore(organisation: configuration.organisation)
+        let store = SimulatorStore(organisation: configuration.organisation, seed: configuration.seed)
         sender = WebhookSender(url: configuration.webhookURL, secret: configuration.webhookSecret, store: store, logger: logger)
         let router = Router()
         router.add(middleware: SimErrorMiddleware(logger: logger))

@@ -18,4 +18,9 @@ struct ItemVariant: Sendable, Equatable {
 
     /// Today's plain shape: flag as a string, `final` present.
     static let plain = ItemVariant(flagStyle: .string, omitFinal: false)
+
+    static func random(using generator: inout SeededGenerator) -> ItemVariant {
+        let style = FlagStyle.allCases.randomElement(using: &generator) ?? .string
+        return ItemVariant(flagStyle: style, omitFinal: Bool.random(using: &generator))
+    }
 }

@@ -35,10 +35,14 @@ struct SimItem: Sendable {
     var submittedAt: Double
     var initialResultSetAt: Double?
     var resultReturnedAt: Double?
+    /// Before this (epoch seconds) the API answers as if the item did not exist yet.
+    var visibleAt: Double
     /// Raised by every change; the simulator's own ordering of changes.
     var sequence: Int
 
     var hasCertificate: Bool { result == "authentic" && final }
+
+    func isVisible(at now: Double) -> Bool { now >= visibleAt }
 
     /// A new result, as Entrupy returns one: the result times move, the explanations are the
     /// new result's (none unless given).

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// The Entrupy API routes (contract section 2) behind `SimulatorGate`.
+/// The Entrupy API routes (contract section 2) behind `SimulatorGate`. Items still inside their
+/// visibility delay are answered as if they did not exist.
 struct SimulatorAPIController: Sendable {
     let store: SimulatorStore
     let configuration: SimulatorConfiguration
@@ -21,14 +22,14 @@ struct SimulatorAPIController: Sendable {
             return SimResponse.json(.object(["item": item.json]))
         }
         api.get("/v1/authentications/:entrupy_id") { _, context in
-            guard let item = store.item(try context.parameters.require("entrupy_id")) else {
+            guard let item = store.visibleItem(try context.parameters.require("entrupy_id")) else {
                 return SimResponse.error(.notFound, "Not found.")
             }
             return SimResponse.json(.object(["item": item.json]))
         }
         api.post("/v1/search/authentications") { request, _ in
             let search = try SimSearch(try await SimResponse.body(request))
-            let page = search.run(on: store.allItems())
+            let page = search.run(on: store.visibleItems())
             return SimResponse.json(.object([
                 "metadata": .object(["result_mode": .string("results")]),
                 "items": .array(page.items.map(\.json)),

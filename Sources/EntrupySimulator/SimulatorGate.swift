@@ -2,8 +2,8 @@ import Hummingbird
 import HTTPTypes
 
 /// In front of every API route, in this order: counts the request, waits the injected latency, checks `Authorization: Token …` (401) and `Api-Version`
-/// (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failure
-/// `error_rate` (500).
+/// (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failures:
+/// `error_rate` (500) and `api_error_rate` (503 + `Retry-After: 1`).
 struct SimulatorGate: RouterMiddleware {
     let store: SimulatorStore
     let token: String
@@ -23,11 +23,21 @@ struct SimulatorGate: RouterMiddleware {
             store.count { $0.rateLimited += 1 }
             return Self.withRetryAfter(SimResponse.error(.tooManyRequests, "Request was throttled."))
         }
-        if behaviour.errorRate > 0, Double.random(in: 0..<1) < behaviour.errorRate {
+        let failure = store.draw { random, behaviour -> HTTPResponse.Status? in
+            if random.chance(behaviour.errorRate) { return .internalServerError }
+            if random.chance(behaviour.apiErrorRate) { return .serviceUnavailable }
+            return nil
+        }
+        switch failure {
+        case .internalServerError?:
             store.count { $0.errorsInjected += 1 }
             return SimResponse.error(.internalServerError, "simulated failure")
+        case .serviceUnavailable?:
+            store.count { $0.apiErrors503 += 1 }
+            return Self.withRetryAfter(SimResponse.error(.serviceUnavailable, "Service temporarily unavailable."))
+        default:
+            return try await next(request, context)
         }
-        return try await next(request, context)
     }
 
     private static func withRetryAfter(_ response: Response) -> Response {

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The simulator's whole state behind one lock: items, SDK users, behaviour knobs, counters
-/// and the per-token rate buckets.
+/// The simulator's whole state behind one lock: items, SDK users, behaviour knobs, counters,
+/// the per-token rate buckets and the seeded random generator every random choice draws from.
 final class SimulatorStore: Sendable {
     struct SDKUser: Equatable {
         var email: String
@@ -24,14 +24,16 @@ final class SimulatorStore: Sendable {
         var stats = SimulatorStats()
         var buckets: [String: Bucket] = [:]
         var sequence = 0
+        var random: SeededGenerator
     }
 
     let organisation: String
     private let state: Mutex<State>
 
-    init(organisation: String) {
+    init(organisation: String, seed: UInt64?) {
         self.organisation = organisation
-        state = Mutex(State())
+        var entropy = SystemRandomNumberGenerator()
+        state = Mutex(State(random: SeededGenerator(seed: seed ?? entropy.next())))
     }
 
     /// Now, in epoch seconds to the millisecond (what items and search compare).
@@ -47,18 +49,33 @@ final class SimulatorStore: Sendable {
         }
     }
 
+    /// The settings in force, as `POST /_sim/config` echoes them.
+    var configuration: SimJSON { state.withLock { Self.configuration(of: $0) } }
+
     /// Reads a change against the behaviour in force and applies it, in one step so two
     /// callers cannot lose each other's settings. Nothing changes when `read` throws.
     func reconfigure(_ read: (SimulatorBehaviour) throws(SimInputError) -> ConfigChange) throws(SimInputError) -> SimJSON {
         try state.withLock { state throws(SimInputError) in
             let change = try read(state.behaviour)
             state.behaviour = change.behaviour
-            return .object(state.behaviour.json)
+            if let seed = change.seed { state.random = SeededGenerator(seed: seed) }
+            return Self.configuration(of: state)
         }
+    }
+
+    private static func configuration(of state: State) -> SimJSON {
+        var members = state.behaviour.json
+        members["seed"] = .int(Int64(bitPattern: state.random.seed))
+        return .object(members)
     }
 
     func count(_ change: (inout SimulatorStats) -> Void) {
         state.withLock { change(&$0.stats) }
+    }
+
+    /// A random choice made under the lock, from the seeded generator and the knobs in force.
+    func draw<T>(_ choose: (inout SeededGenerator, SimulatorBehaviour) -> T) -> T {
+        state.withLock { state in choose(&state.random, state.behaviour) }
     }
 
     /// Takes one request from `token`'s bucket; false when the limit is exceeded.
@@ -82,10 +99,12 @@ final class SimulatorStore: Sendable {
             let now = Self.now()
             state.sequence += 1
             let id = SimIdentifier.entrupyID(sequence: state.sequence)
-            var variant = ItemVariant.plain
+            var variant = state.behaviour.variantMix ? ItemVariant.random(using: &state.random) : .plain
             if let style = draft.flagStyle { variant.flagStyle = style }
             if let omit = draft.omitFinal { variant.omitFinal = omit }
-            let captureSeconds = Double(Int.random(in: 20_000...300_000)) / 1000
+            // A random omission is only taken where the stored finality is what the rule implies.
+            if draft.omitFinal == nil, draft.final != ResultCatalogue.isFinalWhenUnstated(draft.result) { variant.omitFinal = false }
+            let captureSeconds = Double(Int.random(in: 20_000...300_000, using: &state.random)) / 1000
             let item = SimItem(
                 entrupyID: id, customerItemID: draft.customerItemID, orderID: draft.orderID, styleCode: draft.styleCode,
                 size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
@@ -93,7 +112,7 @@ final class SimulatorStore: Sendable {
                 result: draft.result, final: draft.final, resultReason: draft.resultReason, reasons: draft.reasons,
                 flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant, transferID: nil,
                 captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
-                sequence: state.sequence
+                visibleAt: now + Double(state.behaviour.visibilityDelayMilliseconds) / 1000, sequence: state.sequence
             )
             state.items[id] = item
             state.byCustomer[draft.customerItemID, default: []].append(id)
@@ -113,17 +132,28 @@ final class SimulatorStore: Sendable {
         }
     }
 
+    /// An item as the API sees it: nil while it is not yet visible.
+    func visibleItem(_ id: String) -> SimItem? {
+        state.withLock { state in state.items[id].flatMap { $0.isVisible(at: Self.now()) ? $0 : nil } }
+    }
+
     func item(_ id: String) -> SimItem? { state.withLock { $0.items[id] } }
 
-    /// The latest authentication for a customer item ID.
+    /// The latest visible authentication for a customer item ID.
     func lookup(customerItemID: String) -> SimItem? {
         state.withLock { state in
-            (state.byCustomer[customerItemID] ?? []).compactMap { state.items[$0] }
+            let now = Self.now()
+            return (state.byCustomer[customerItemID] ?? []).compactMap { state.items[$0] }.filter { $0.isVisible(at: now) }
                 .max { ($0.submittedAt, $0.entrupyID) < ($1.submittedAt, $1.entrupyID) }
         }
     }
 
-    func allItems() -> [SimItem] { state.withLock { Array($0.items.values) } }
+    func visibleItems() -> [SimItem] {
+        state.withLock { state in
+            let now = Self.now()
+            return state.items.values.filter { $0.isVisible(at: now) }
+        }
+    }
 
     /// Registers or checks an SDK user; `conflict` when the stored details differ from these.
     func authorize(uniqueUserID: String, user: SDKUser) -> (username: String, conflict: Bool) {

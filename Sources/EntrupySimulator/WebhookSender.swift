@@ -4,16 +4,15 @@ import NIOCore
 import ServiceLifecycle
 
 /// Sends events like a provider: signed with `Entrupy-Signature` (lowercase hex HMAC-SHA256 of
-/// the raw body), several at once, each retried with backoff until it gets a 2xx (or 8
-/// attempts, about 13 s, are spent).
+/// the raw body), several at once, each retried on the configured schedule until it gets a 2xx.
+/// The world's faults (drop, duplicate, reorder) are drawn per event by `WebhookPlan`.
 final class WebhookSender: Service, Sendable {
     struct Delivery: Sendable {
         let body: [UInt8]
         let signature: String
+        let holdMilliseconds: Int
+        let retrySchedule: [Int]
     }
-
-    /// Delays between attempts: 100, 200, 400 … ms, eight attempts in all.
-    static let retrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     let url: String?
     let secret: String
@@ -35,9 +34,18 @@ final class WebhookSender: Service, Sendable {
     @discardableResult
     func send(_ type: String, item: SimItem, extra: [String: SimJSON] = [:]) -> String? {
         guard url != nil else { return nil }
-        let event = WebhookEvent(id: SimIdentifier.make("evt"), type: type, item: item, extra: extra)
-        let delivery = Delivery(body: event.body, signature: SimSignature.hex(of: event.body, key: secret))
-        for _ in 0...max(0, store.behaviour.duplicateWebhooks) { input.yield(delivery) }
+        let plan = store.draw { random, behaviour in WebhookPlan.draw(using: &random, behaviour: behaviour) }
+        guard !plan.dropped else {
+            store.count { $0.webhooksDropped += 1 }
+            logger.debug("webhook dropped", metadata: ["event": "\(plan.eventID)", "type": "\(type)"])
+            return plan.eventID
+        }
+        if plan.holds.count > 1 { store.count { $0.webhooksDuplicated += plan.holds.count - 1 } }
+        let event = WebhookEvent(id: plan.eventID, type: type, item: item, extra: extra)
+        let signature = SimSignature.hex(of: event.body, key: secret)
+        for hold in plan.holds {
+            input.yield(Delivery(body: event.body, signature: signature, holdMilliseconds: hold, retrySchedule: plan.retrySchedule))
+        }
         return event.id
     }
 
@@ -59,13 +67,19 @@ final class WebhookSender: Service, Sendable {
     }
 
     private func deliver(_ delivery: Delivery, to url: String, using http: HTTPClient) async {
+        if delivery.holdMilliseconds > 0 {
+            guard (try? await Task.sleep(for: .milliseconds(delivery.holdMilliseconds))) != nil else {
+                store.count { $0.webhooksFailed += 1 }
+                return
+            }
+        }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "entrupy-sim")
         request.headers.add(name: "Entrupy-Signature", value: delivery.signature)
         request.body = .bytes(ByteBuffer(bytes: delivery.body))
-        let attempts = Self.retrySchedule.count + 1
+        let attempts = delivery.retrySchedule.count + 1
         for attempt in 1...attempts {
             store.count { $0.webhookAttempts += 1 }
             do {
@@ -80,7 +94,7 @@ final class WebhookSender: Service, Sendable {
                 logger.debug("webhook failed", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }
             guard attempt < attempts, !Task.isCancelled else { break }
-            try? await Task.sleep(for: .milliseconds(Self.retrySchedule[attempt - 1]))
+            try? await Task.sleep(for: .milliseconds(delivery.retrySchedule[attempt - 1]))
         }
         store.count { $0.webhooksFailed += 1 }
     }
