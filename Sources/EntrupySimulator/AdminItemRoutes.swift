@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// `/_sim/items...`: how tests and people make items and change their result and flag, each
-/// change sending its event unless `"webhook": false`.
+/// change sending its event unless `"webhook": false`; and the ground truth, every item as it
+/// is now whether or not the API shows it yet.
 struct AdminItemRoutes: Sendable {
     let store: SimulatorStore
     let sender: WebhookSender
@@ -9,6 +10,9 @@ struct AdminItemRoutes: Sendable {
     static let flags: Set<String> = ["none", "flagged", "resolved"]
 
     func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/_sim/items") { _, _ in
+            SimResponse.json(.object(["items": .array(store.allItems().map(\.json))]))
+        }
         router.post("/_sim/items") { request, _ in
             let draft = try ItemDraft.parse(try await SimResponse.body(request), organisation: store.organisation)
             let item = store.create(draft)

@@ -1,7 +1,8 @@
 import Hummingbird
 import HTTPTypes
 
-/// In front of every API route, in this order: counts the request, waits the injected latency, checks `Authorization: Token …` (401) and `Api-Version`
+/// In front of every API route, in this order: counts the request (per route, and for the peak
+/// rate), waits the injected latency, checks `Authorization: Token …` (401) and `Api-Version`
 /// (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failures:
 /// `error_rate` (500) and `api_error_rate` (503 + `Retry-After: 1`).
 struct SimulatorGate: RouterMiddleware {
@@ -10,7 +11,7 @@ struct SimulatorGate: RouterMiddleware {
 
     func handle(_ request: Request, context: BasicRequestContext,
                 next: (Request, BasicRequestContext) async throws -> Response) async throws -> Response {
-        store.count { $0.requests += 1 }
+        store.recordAPIRequest(route: "\(request.method) \(context.endpointPath ?? request.uri.path)")
         let behaviour = store.behaviour
         if behaviour.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(behaviour.latencyMilliseconds)) }
         guard let header = request.headers[.authorization], header.hasPrefix("Token "), String(header.dropFirst(6)) == token else {

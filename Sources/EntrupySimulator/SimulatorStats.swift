@@ -7,6 +7,10 @@ public struct SimulatorStats: Sendable, Equatable, Codable {
     public var errorsInjected = 0
     /// Answered 503 by `api_error_rate`.
     public var apiErrors503 = 0
+    /// The most API requests seen within any one second.
+    public var peakAPIRate = 0
+    /// API requests by `METHOD /route/:parameter`.
+    public var apiRequestsByRoute: [String: Int] = [:]
     /// Webhook copies that got a 2xx.
     public var webhooksSent = 0
     public var webhookAttempts = 0
@@ -23,6 +27,8 @@ public struct SimulatorStats: Sendable, Equatable, Codable {
         case rateLimited = "rate_limited"
         case errorsInjected = "errors_injected"
         case apiErrors503 = "api_errors_503"
+        case peakAPIRate = "peak_api_rate"
+        case apiRequestsByRoute = "api_requests_by_route"
         case webhooksSent = "webhooks_sent"
         case webhookAttempts = "webhook_attempts"
         case webhooksFailed = "webhooks_failed"
@@ -36,6 +42,8 @@ public struct SimulatorStats: Sendable, Equatable, Codable {
         .object([
             "requests": .number(requests), "items": .number(items), "rate_limited": .number(rateLimited),
             "errors_injected": .number(errorsInjected), "api_errors_503": .number(apiErrors503),
+            "peak_api_rate": .number(peakAPIRate),
+            "api_requests_by_route": .object(apiRequestsByRoute.mapValues(SimJSON.number)),
             "webhooks_sent": .number(webhooksSent), "webhook_attempts": .number(webhookAttempts),
             "webhooks_failed": .number(webhooksFailed), "webhooks_dropped": .number(webhooksDropped),
             "webhooks_duplicated": .number(webhooksDuplicated),

@@ -23,6 +23,7 @@ final class SimulatorStore: Sendable {
         var behaviour = SimulatorBehaviour()
         var stats = SimulatorStats()
         var buckets: [String: Bucket] = [:]
+        var window = RequestRateWindow()
         var sequence = 0
         var random: SeededGenerator
     }
@@ -45,6 +46,7 @@ final class SimulatorStore: Sendable {
         state.withLock { state in
             var stats = state.stats
             stats.items = state.items.count
+            stats.peakAPIRate = state.window.peak
             return stats
         }
     }
@@ -76,6 +78,15 @@ final class SimulatorStore: Sendable {
     /// A random choice made under the lock, from the seeded generator and the knobs in force.
     func draw<T>(_ choose: (inout SeededGenerator, SimulatorBehaviour) -> T) -> T {
         state.withLock { state in choose(&state.random, state.behaviour) }
+    }
+
+    /// Counts an API request (not `/_sim`) for the totals, the per-route counts and the peak rate.
+    func recordAPIRequest(route: String) {
+        state.withLock { state in
+            state.stats.requests += 1
+            state.stats.apiRequestsByRoute[route, default: 0] += 1
+            state.window.record(at: Date().timeIntervalSince1970)
+        }
     }
 
     /// Takes one request from `token`'s bucket; false when the limit is exceeded.
@@ -153,6 +164,11 @@ final class SimulatorStore: Sendable {
             let now = Self.now()
             return state.items.values.filter { $0.isVisible(at: now) }
         }
+    }
+
+    /// Every item, visible or not, ordered by Entrupy ID: the ground truth.
+    func allItems() -> [SimItem] {
+        state.withLock { state in state.items.values.sorted { $0.entrupyID < $1.entrupyID } }
     }
 
     /// Registers or checks an SDK user; `conflict` when the stored details differ from these.
