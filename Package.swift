@@ -233,11 +233,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // A stand-in Entrupy (API + signed webhooks) for local runs, tests and load.
+        // A stand-in Entrupy (API + signed webhooks) for local runs, tests and load. It imports
+        // nothing of the relay: its JSON, signatures and rules are its own, written from the
+        // contract, so a mistake in the relay cannot hide behind the same mistake here.
         .target(
             name: "EntrupySimulator",
             dependencies: [
-                "RelayCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

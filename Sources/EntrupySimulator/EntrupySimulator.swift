@@ -4,18 +4,22 @@ import NIOCore
 import ServiceLifecycle
 
 /// A stand-in Entrupy for local runs, tests and load: the REST API of the contract, an admin
-/// API to change items, and a webhook sender that signs and retries like a provider.
+/// API to change items and the world's behaviour, and a webhook sender that signs and retries
+/// like a provider. It shares no code with the relay, so it can check it.
 public struct EntrupySimulator {
     public let application: Application<RouterResponder<BasicRequestContext>>
     let sender: WebhookSender
 
     public init(configuration: SimulatorConfiguration, logger: Logger,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
-        let store = SimulatorStore()
+        let store = SimulatorStore(organisation: configuration.organisation, seed: configuration.seed)
         sender = WebhookSender(url: configuration.webhookURL, secret: configuration.webhookSecret, store: store, logger: logger)
         let router = Router()
+        router.add(middleware: SimErrorMiddleware(logger: logger))
         SimulatorAPIController(store: store, configuration: configuration).addRoutes(to: router)
-        SimulatorAdminController(store: store, sender: sender).addRoutes(to: router)
+        AdminItemRoutes(store: store, sender: sender).addRoutes(to: router)
+        AdminEventRoutes(store: store, sender: sender).addRoutes(to: router)
+        AdminConfigRoutes(store: store).addRoutes(to: router)
         application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "entrupy-sim"),

@@ -1,56 +1,69 @@
-import Foundation
-import RelayCore
-
-/// An authentication inside the simulator, rendered as the REST v1 item.
+/// An authentication as the simulator holds it. `SimItem+JSON` renders it as the public v1.4
+/// item in the item's own variant; the fields here are the truth behind every rendering.
 struct SimItem: Sendable {
     var entrupyID: String
     var customerItemID: String
+    var orderID: String?
+    var styleCode: String?
+    var size: String?
+    var upc: String?
+    var serial: String?
     var brand: String
     var model: String?
     var category: String
+    var formFactor: String
     var username: String
+    var organisation: String
+
     var result: String
     var final: Bool
+    /// `status.result.reason`, shown for an `invalid` result.
+    var resultReason: String?
+    var reasons: [ResultReason]
+
     var flag: String
+    var flagInfo: FlagInfo?
+    var isFlaggable: Bool
+
+    var photos: Int
+    var variant: ItemVariant
+    /// Set by the first certificate transfer event, kept by later ones.
+    var transferID: String?
+
+    /// Epoch seconds. `captureStartedAt` is `timestamp.epoch`: a little before submission.
+    var captureStartedAt: Double
     var submittedAt: Double
+    var initialResultSetAt: Double?
+    var resultReturnedAt: Double?
+    /// Before this (epoch seconds) the API answers as if the item did not exist yet.
+    var visibleAt: Double
+    /// Raised by every change; the simulator's own ordering of changes.
     var sequence: Int
 
-    static let headers = [
-        "authentic": ("Authentic", "This item was found to be authentic."),
-        "unknown": ("Unidentified", "The item could not be identified."),
-        "not_supported": ("Not supported", "This item type is not supported."),
-        "needs_review": ("Under Review", "Our experts are reviewing this item."),
-        "invalid": ("Invalid", "The submission was invalid."),
-    ]
+    var hasCertificate: Bool { result == "authentic" && final }
 
-    var json: JSONValue {
-        let display = Self.headers[result] ?? (result, "")
-        var item: [String: JSONValue] = [
-            "entrupy_id": .string(entrupyID),
-            "status": .object([
-                "result": .object([
-                    "id": .string(result), "final": .bool(final),
-                    "display": .object(["header": .string(display.0), "message": .string(display.1)]),
-                ]),
-                "flag": .string(flag),
-            ]),
-            "properties": .object([
-                "brand": .object(["id": .string(brand), "name": .string(brand.replacingOccurrences(of: "_", with: " ").capitalized)]),
-                "model": model.map { .object(["id": .string($0)]) } ?? .null,
-            ]),
-            "activity": .object(["product_category": .string(category)]),
-            "text_fields": .object(["customer_item_id": .string(customerItemID)]),
-            "owner": .object(["user": .object(["username": .string(username)])]),
-            "timestamp": .object(["epoch": .number(JSONNumber(submittedAt))]),
-        ]
-        if result == "authentic" && final {
-            item["certificate"] = .object(["site": .string("https://sim.entrupy.invalid/certificates/\(entrupyID)")])
-        }
-        return .object(item)
+    func isVisible(at now: Double) -> Bool { now >= visibleAt }
+
+    /// A new result, as Entrupy returns one: the result times move, the explanations are the
+    /// new result's (none unless given).
+    mutating func setResult(_ id: String, final: Bool, reason: String?, reasons: [ResultReason], at now: Double) {
+        result = id
+        self.final = final
+        resultReason = reason
+        self.reasons = reasons
+        if initialResultSetAt == nil { initialResultSetAt = now }
+        resultReturnedAt = now
+    }
+
+    /// A flag change; a new state clears the old reason unless one is given.
+    mutating func setFlag(_ id: String, info: FlagInfo?, isFlaggable: Bool?) {
+        flag = id
+        flagInfo = info
+        if let isFlaggable { self.isFlaggable = isFlaggable }
     }
 
     /// The value a search filter key reads.
-    func value(for key: String) -> String? {
+    func value(forFilter key: String) -> String? {
         switch key {
         case "properties.brand.id": brand
         case "status.result.id": result
@@ -58,12 +71,13 @@ struct SimItem: Sendable {
         case "text_fields.customer_item_id", "text_fields.sku": customerItemID
         case "owner.user.username": username
         case "activity.product_category": category
+        case "activity.form_factor": formFactor
         default: nil
         }
     }
 
     static let filterKeys: Set<String> = [
         "properties.brand.id", "status.result.id", "status.flag", "text_fields.customer_item_id", "text_fields.sku",
-        "owner.user.username", "activity.product_category",
+        "owner.user.username", "activity.product_category", "activity.form_factor",
     ]
 }

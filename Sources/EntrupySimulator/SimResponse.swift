@@ -1,23 +1,36 @@
 import Hummingbird
 import HTTPTypes
 import NIOCore
-import RelayCore
 
-/// JSON answers in the shape Entrupy's API uses (`{"detail": ...}` for errors).
+/// JSON answers in the shape Entrupy's API uses (`{"detail": ...}` for errors), and request
+/// bodies read as the simulator's own JSON.
 enum SimResponse {
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.jsonText)))
+    static func json(_ value: SimJSON, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.text)))
     }
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         json(.object(["detail": .string(message)]), status: status)
     }
 
-    static func body(_ request: Request) async throws -> JSONValue {
-        let buffer = try await request.body.collect(upTo: 1 << 20)
-        guard let value = try? JSONValue.parse(Array(buffer.readableBytesView)) else {
-            throw HTTPError(.badRequest, message: "body is not JSON")
+    /// A body of at most 1 MiB parsed as JSON; `SimInputError` when it is not JSON, 413 when
+    /// it is larger.
+    static func body(_ request: Request) async throws -> SimJSON {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: 1 << 20)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "body is larger than 1 MiB")
         }
-        return value
+        do {
+            return try SimJSON.parse(Array(buffer.readableBytesView))
+        } catch {
+            throw SimInputError("body is not JSON")
+        }
+    }
+
+    /// The body as an object's fields.
+    static func fields(_ request: Request) async throws -> InputFields {
+        try InputFields(try await body(request))
     }
 }

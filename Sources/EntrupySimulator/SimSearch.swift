@@ -1,61 +1,71 @@
-import Foundation
-import RelayCore
-
-/// The search route's logic: validate the body, filter (AND between filters, OR within one),
-/// order newest first, and page with a keyset cursor `[submitted_at, entrupy_id]` that stays
-/// correct while new items arrive.
-enum SimSearch {
-    struct Failure: Error { let message: String }
-
+/// The search route's logic: validate the body, filter (AND between filters, OR within one,
+/// and `start_date` / `end_date` in epoch seconds on the submission time), order newest first,
+/// and page with a keyset cursor `[submitted_at, entrupy_id]` that stays correct while new
+/// items arrive. Keys it does not know are ignored, as a public API would.
+struct SimSearch {
     struct Page {
         let items: [SimItem]
         let total: Int
-        let nextCursor: JSONValue
+        let nextCursor: SimJSON
     }
 
-    static func run(_ body: JSONValue, items: [SimItem]) throws -> Page {
-        guard body.objectValue != nil else { throw Failure(message: "body must be a JSON object") }
-        let limitValue = body["limit"]?.int64Value ?? 20
-        guard (1...25).contains(limitValue) else { throw Failure(message: "limit must be from 1 to 25") }
-        var filters: [(String, Set<String>)] = []
-        for filter in body["filters"]?.arrayValue ?? [] {
-            guard let key = filter["key"]?.stringValue else { throw Failure(message: "each filter needs a key") }
-            guard SimItem.filterKeys.contains(key) else { throw Failure(message: "unsupported filter key \(key)") }
-            let values: [String]
-            if let one = filter["value"]?.scalarText {
-                values = [one]
-            } else if let many = filter["values"]?.arrayValue {
-                values = many.compactMap(\.scalarText)
-            } else {
-                throw Failure(message: "filter \(key) needs value or values")
-            }
-            filters.append((key, Set(values)))
-        }
-        let start = body["start_date"]?.doubleValue
-        let end = body["end_date"]?.doubleValue
-        var after: (Double, String)?
-        switch body["cursor"] {
-        case nil, .null?: break
-        case .array(let parts)? where parts.isEmpty: break
-        case .array(let parts)? where parts.count == 2:
-            guard let epoch = parts[0].scalarText.flatMap(Double.init), let id = parts[1].stringValue else {
-                throw Failure(message: "cursor is not one this server gave")
-            }
-            after = (epoch, id)
-        default: throw Failure(message: "cursor is not one this server gave")
-        }
+    let limit: Int
+    let filters: [(key: String, values: Set<String>)]
+    let start: Double?
+    let end: Double?
+    let after: (submittedAt: Double, entrupyID: String)?
 
+    init(_ body: SimJSON) throws(SimInputError) {
+        let fields = try InputFields(body)
+        limit = Int(try fields.integer("limit", in: 1...25) ?? 20)
+        var filters: [(key: String, values: Set<String>)] = []
+        for (index, element) in (try fields.array("filters", maxCount: 50) ?? []).enumerated() {
+            guard let members = element.objectValue else { throw SimInputError("filters[\(index)] must be an object") }
+            let filter = InputFields(members: members, path: "filters[\(index)].")
+            guard let key = try filter.string("key", maxLength: 128) else { throw SimInputError("filters[\(index)].key is required") }
+            guard SimItem.filterKeys.contains(key) else { throw SimInputError("unsupported filter key \(key)") }
+            if let one = filter.value("value") {
+                guard let text = one.scalarText else { throw SimInputError("filters[\(index)].value must be a string") }
+                filters.append((key, [text]))
+            } else if let many = try filter.array("values", maxCount: 100) {
+                let texts = many.compactMap(\.scalarText)
+                guard texts.count == many.count else { throw SimInputError("filters[\(index)].values must be strings") }
+                filters.append((key, Set(texts)))
+            } else {
+                throw SimInputError("filter \(key) needs value or values")
+            }
+        }
+        self.filters = filters
+        start = try fields.number("start_date", in: 0...1.0e12)
+        end = try fields.number("end_date", in: 0...1.0e12)
+        after = try Self.cursor(fields.value("cursor"))
+    }
+
+    /// `null`, `[]` or `[submitted_at, entrupy_id]` as this server gave it.
+    private static func cursor(_ value: SimJSON?) throws(SimInputError) -> (Double, String)? {
+        guard let value, let parts = value.arrayValue, !parts.isEmpty else {
+            if value == nil || value?.arrayValue != nil { return nil }
+            throw SimInputError("cursor is not one this server gave")
+        }
+        guard parts.count == 2, let epoch = parts[0].scalarText.flatMap(Double.init), epoch.isFinite,
+              let id = parts[1].stringValue else {
+            throw SimInputError("cursor is not one this server gave")
+        }
+        return (epoch, id)
+    }
+
+    func run(on items: [SimItem]) -> Page {
         let matching = items.filter { item in
             if let start, start > 0, item.submittedAt < start { return false }
             if let end, end > 0, item.submittedAt > end { return false }
-            return filters.allSatisfy { key, values in item.value(for: key).map(values.contains) ?? false }
+            return filters.allSatisfy { filter in item.value(forFilter: filter.key).map(filter.values.contains) ?? false }
         }.sorted { ($0.submittedAt, $0.entrupyID) > ($1.submittedAt, $1.entrupyID) }
-
         let remaining = after.map { cursor in matching.filter { ($0.submittedAt, $0.entrupyID) < cursor } } ?? matching
-        let page = Array(remaining.prefix(Int(limitValue)))
-        let next: JSONValue = remaining.count > page.count && !page.isEmpty
-            ? .array([.string(String(page.last!.submittedAt)), .string(page.last!.entrupyID)])
-            : .null
+        let page = Array(remaining.prefix(limit))
+        var next: SimJSON = .null
+        if remaining.count > page.count, let last = page.last {
+            next = .array([.string(String(last.submittedAt)), .string(last.entrupyID)])
+        }
         return Page(items: page, total: matching.count, nextCursor: next)
     }
 }

@@ -1,63 +1,70 @@
 import Foundation
 import Hummingbird
-import HTTPTypes
-import NIOCore
-import RelayCore
 
-/// The Entrupy API routes (contract section 2), with the token checked, a per-token rate
-/// limit, and injected latency and errors.
+/// The Entrupy API routes (contract section 2) behind `SimulatorGate`. Items still inside their
+/// visibility delay are answered as if they did not exist.
 struct SimulatorAPIController: Sendable {
     let store: SimulatorStore
     let configuration: SimulatorConfiguration
 
+    static let uniqueUserIDCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@.+_-")
+
     func addRoutes(to router: Router<BasicRequestContext>) {
         let api = router.group().add(middleware: SimulatorGate(store: store, token: configuration.apiToken))
+        api.get("/v1/health") { _, _ in
+            SimResponse.json(.object(["status": .string("ok")]))
+        }
         api.get("/v1/lookup/authentications/:customer_item_id") { _, context in
-            let id = try context.parameters.require("customer_item_id").removingPercentEncoding ?? ""
-            guard let item = store.lookup(customerItemID: id) else { return SimResponse.error(.notFound, "not found") }
+            let raw = try context.parameters.require("customer_item_id")
+            guard let item = store.lookup(customerItemID: raw.removingPercentEncoding ?? raw) else {
+                return SimResponse.error(.notFound, "Not found.")
+            }
             return SimResponse.json(.object(["item": item.json]))
         }
         api.get("/v1/authentications/:entrupy_id") { _, context in
-            let id = try context.parameters.require("entrupy_id")
-            guard let item = store.item(id) else { return SimResponse.error(.notFound, "not found") }
+            guard let item = store.visibleItem(try context.parameters.require("entrupy_id")) else {
+                return SimResponse.error(.notFound, "Not found.")
+            }
             return SimResponse.json(.object(["item": item.json]))
         }
         api.post("/v1/search/authentications") { request, _ in
-            let body = try await SimResponse.body(request)
-            do {
-                let page = try SimSearch.run(body, items: store.allItems())
-                return SimResponse.json(.object([
-                    "metadata": .object(["result_mode": .string("results")]),
-                    "items": .array(page.items.map(\.json)),
-                    "item_count": .number(JSONNumber(page.items.count)),
-                    "total_count": .number(JSONNumber(page.total)),
-                    "next_cursor": page.nextCursor,
-                ]))
-            } catch let failure as SimSearch.Failure {
-                return SimResponse.error(.badRequest, failure.message)
-            }
+            let search = try SimSearch(try await SimResponse.body(request))
+            let page = search.run(on: store.visibleItems())
+            return SimResponse.json(.object([
+                "metadata": .object(["result_mode": .string("results")]),
+                "items": .array(page.items.map(\.json)),
+                "item_count": .number(page.items.count),
+                "total_count": .number(page.total),
+                "next_cursor": page.nextCursor,
+            ]))
         }
         api.post("/v2/integrations/authorize-user") { request, _ in
-            let body = try await SimResponse.body(request)
-            guard let uid = body["unique_user_id"]?.stringValue, let email = body["email"]?.stringValue,
-                  let signRequest = body["sdk_authorization_request"]?.stringValue, !signRequest.isEmpty else {
-                return SimResponse.error(.badRequest, "sdk_authorization_request, unique_user_id and email are required")
-            }
-            let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@.+_-")
-            guard (8...40).contains(uid.count), uid.allSatisfy(allowed.contains) else {
-                return SimResponse.error(.badRequest, "unique_user_id does not match the required format")
-            }
-            let first = body["first_name"]?.stringValue, last = body["last_name"]?.stringValue
-            guard email.utf8.count <= 254, (first?.utf8.count ?? 0) <= 254, (last?.utf8.count ?? 0) <= 254 else {
-                return SimResponse.error(.badRequest, "email and names must be at most 254 bytes")
-            }
-            let (username, conflict) = store.authorize(
-                uniqueUserID: uid, user: .init(email: email, firstName: first, lastName: last), organisation: configuration.organisation
-            )
-            let signed = EntrupySignatureVerifier.sign(body: Array("\(username):\(signRequest)".utf8), secret: .entrupy(configuration.apiToken))
-            return SimResponse.json(.object([
-                "signed_authorization_request": .string("signed." + signed), "username": .string(username),
-            ]), status: conflict ? .conflict : .ok)
+            try await authorizeUser(SimResponse.fields(request))
         }
+    }
+
+    /// 200 with a signed request and the username; 409 (still signed) when the email or given
+    /// names differ from the first accepted call for this user.
+    private func authorizeUser(_ fields: InputFields) throws -> Response {
+        guard let signRequest = try fields.string("sdk_authorization_request", maxLength: 65_536),
+              let uid = try fields.string("unique_user_id", maxLength: 1024, allowEmpty: true),
+              let email = try fields.string("email", maxLength: 1024) else {
+            throw SimInputError("sdk_authorization_request, unique_user_id and email are required")
+        }
+        guard (8...40).contains(uid.count), uid.allSatisfy(Self.uniqueUserIDCharacters.contains) else {
+            throw SimInputError("unique_user_id does not match the required format")
+        }
+        let first = try fields.string("first_name", maxLength: 1024, allowEmpty: true)
+        let last = try fields.string("last_name", maxLength: 1024, allowEmpty: true)
+        guard email.utf8.count <= 254, (first?.utf8.count ?? 0) <= 254, (last?.utf8.count ?? 0) <= 254 else {
+            throw SimInputError("email and names must be at most 254 bytes")
+        }
+        let (username, conflict) = store.authorize(
+            uniqueUserID: uid, user: .init(email: email, firstName: first, lastName: last)
+        )
+        let signed = SimSignature.hex(of: Array("\(username):\(signRequest)".utf8), key: configuration.apiToken)
+        return SimResponse.json(.object([
+            "signed_authorization_request": .string("signed." + signed), "username": .string(username),
+        ]), status: conflict ? .conflict : .ok)
     }
 }

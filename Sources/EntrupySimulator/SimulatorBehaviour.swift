@@ -1,13 +1,50 @@
-/// Knobs set through `POST /_sim/config` to make the simulator misbehave like the real thing can.
+/// Knobs set through `POST /_sim/config` to make the simulator misbehave like the real world
+/// can. Every fault is off by default; the defaults are the plain, well-behaved Entrupy the
+/// existing tests were written against.
 public struct SimulatorBehaviour: Sendable, Equatable {
     /// API requests per second per token; 0 turns the limit off.
     public var rateLimitPerSecond: Double = 10
     /// Fraction (0...1) of API requests answered 500.
     public var errorRate: Double = 0
-    /// Delay added before every API answer.
+    /// Fraction (0...1) of API requests answered 503 with `Retry-After: 1`.
+    public var apiErrorRate: Double = 0
+    /// Delay added before every API answer (`latency_ms`, also `api_latency_ms`).
     public var latencyMilliseconds: Int = 0
     /// Extra copies of every webhook sent (0 = each once).
     public var duplicateWebhooks: Int = 0
+    /// Fraction (0...1) of webhook events never sent.
+    public var webhookDropRate: Double = 0
+    /// Fraction (0...1) of webhook events sent twice, with the same body.
+    public var webhookDuplicateRate: Double = 0
+    /// Each webhook copy waits a random 0...N ms before its first attempt, so events shuffle.
+    public var webhookReorderMilliseconds: Int = 0
+    /// Delays between attempts of one webhook; attempts = delays + 1.
+    public var webhookRetryScheduleMilliseconds: [Int] = Self.defaultRetrySchedule
+    /// For this long after creation an item is not found by lookup, get or search.
+    public var visibilityDelayMilliseconds: Int = 0
+    /// New items take a random variant (flag style, `final` omitted) unless the caller chose.
+    public var variantMix: Bool = false
+
+    /// 100, 200, 400 … ms: eight attempts over about 13 s.
+    public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
+
+    /// The `POST /_sim/config` answer's keys (the seed is added by the store, which owns it).
+    var json: [String: SimJSON] {
+        [
+            "rate_limit_per_second": .number(rateLimitPerSecond),
+            "error_rate": .number(errorRate),
+            "api_error_rate": .number(apiErrorRate),
+            "latency_ms": .number(latencyMilliseconds),
+            "api_latency_ms": .number(latencyMilliseconds),
+            "duplicate_webhooks": .number(duplicateWebhooks),
+            "webhook_drop_rate": .number(webhookDropRate),
+            "webhook_duplicate_rate": .number(webhookDuplicateRate),
+            "webhook_reorder_ms": .number(webhookReorderMilliseconds),
+            "webhook_retry_schedule_ms": .array(webhookRetryScheduleMilliseconds.map(SimJSON.number)),
+            "visibility_delay_ms": .number(visibilityDelayMilliseconds),
+            "variant_mix": .bool(variantMix),
+        ]
+    }
 }

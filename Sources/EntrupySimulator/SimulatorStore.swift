@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The simulator's whole state behind one lock: items, SDK users, behaviour knobs, counters
-/// and the per-token rate buckets.
+/// The simulator's whole state behind one lock: items, SDK users, behaviour knobs, counters,
+/// the per-token rate buckets and the seeded random generator every random choice draws from.
 final class SimulatorStore: Sendable {
     struct SDKUser: Equatable {
         var email: String
@@ -12,38 +12,91 @@ final class SimulatorStore: Sendable {
 
     struct Bucket {
         var tokens: Double
-        var updated: Date
+        var updated: Double
     }
 
     struct State {
         var items: [String: SimItem] = [:]
+        /// Entrupy IDs per customer item ID, in creation order.
+        var byCustomer: [String: [String]] = [:]
         var users: [String: SDKUser] = [:]
         var behaviour = SimulatorBehaviour()
         var stats = SimulatorStats()
         var buckets: [String: Bucket] = [:]
+        var window = RequestRateWindow()
         var sequence = 0
+        var random: SeededGenerator
     }
 
-    private let state = Mutex(State())
+    let organisation: String
+    private let state: Mutex<State>
+
+    init(organisation: String, seed: UInt64?) {
+        self.organisation = organisation
+        var entropy = SystemRandomNumberGenerator()
+        state = Mutex(State(random: SeededGenerator(seed: seed ?? entropy.next())))
+    }
+
+    /// Now, in epoch seconds to the millisecond (what items and search compare).
+    static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() / 1000 }
 
     var behaviour: SimulatorBehaviour { state.withLock { $0.behaviour } }
-    var stats: SimulatorStats { state.withLock { var s = $0.stats; s.items = $0.items.count; return s } }
 
-    func update(_ change: (inout SimulatorBehaviour) -> Void) -> SimulatorBehaviour {
-        state.withLock { change(&$0.behaviour); return $0.behaviour }
+    var stats: SimulatorStats {
+        state.withLock { state in
+            var stats = state.stats
+            stats.items = state.items.count
+            stats.peakAPIRate = state.window.peak
+            return stats
+        }
+    }
+
+    /// The settings in force, as `POST /_sim/config` echoes them.
+    var configuration: SimJSON { state.withLock { Self.configuration(of: $0) } }
+
+    /// Reads a change against the behaviour in force and applies it, in one step so two
+    /// callers cannot lose each other's settings. Nothing changes when `read` throws.
+    func reconfigure(_ read: (SimulatorBehaviour) throws(SimInputError) -> ConfigChange) throws(SimInputError) -> SimJSON {
+        try state.withLock { state throws(SimInputError) in
+            let change = try read(state.behaviour)
+            state.behaviour = change.behaviour
+            if let seed = change.seed { state.random = SeededGenerator(seed: seed) }
+            return Self.configuration(of: state)
+        }
+    }
+
+    private static func configuration(of state: State) -> SimJSON {
+        var members = state.behaviour.json
+        members["seed"] = .int(Int64(bitPattern: state.random.seed))
+        return .object(members)
     }
 
     func count(_ change: (inout SimulatorStats) -> Void) {
         state.withLock { change(&$0.stats) }
     }
 
+    /// A random choice made under the lock, from the seeded generator and the knobs in force.
+    func draw<T>(_ choose: (inout SeededGenerator, SimulatorBehaviour) -> T) -> T {
+        state.withLock { state in choose(&state.random, state.behaviour) }
+    }
+
+    /// Counts an API request (not `/_sim`) for the totals, the per-route counts and the peak rate.
+    func recordAPIRequest(route: String) {
+        state.withLock { state in
+            state.stats.requests += 1
+            state.stats.apiRequestsByRoute[route, default: 0] += 1
+            state.window.record(at: Date().timeIntervalSince1970)
+        }
+    }
+
     /// Takes one request from `token`'s bucket; false when the limit is exceeded.
-    func admit(token: String, now: Date = Date()) -> Bool {
+    func admit(token: String) -> Bool {
         state.withLock { state in
             let rate = state.behaviour.rateLimitPerSecond
             guard rate > 0 else { return true }
+            let now = Date().timeIntervalSince1970
             var bucket = state.buckets[token] ?? Bucket(tokens: max(rate, 1), updated: now)
-            bucket.tokens = min(max(rate, 1), bucket.tokens + now.timeIntervalSince(bucket.updated) * rate)
+            bucket.tokens = min(max(rate, 1), bucket.tokens + max(0, now - bucket.updated) * rate)
             bucket.updated = now
             let admitted = bucket.tokens >= 1
             if admitted { bucket.tokens -= 1 }
@@ -52,23 +105,37 @@ final class SimulatorStore: Sendable {
         }
     }
 
-    func create(customerItemID: String, brand: String, model: String?, category: String, username: String,
-                result: String, final: Bool) -> SimItem {
+    func create(_ draft: ItemDraft) -> SimItem {
         state.withLock { state in
+            let now = Self.now()
             state.sequence += 1
-            let id = "SIM" + String(format: "%010d", state.sequence) + String(UUID().uuidString.prefix(4))
-            let item = SimItem(entrupyID: id, customerItemID: customerItemID, brand: brand, model: model, category: category,
-                               username: username, result: result, final: final, flag: "none",
-                               submittedAt: (Date().timeIntervalSince1970 * 1000).rounded() / 1000, sequence: state.sequence)
+            let id = SimIdentifier.entrupyID(sequence: state.sequence)
+            var variant = state.behaviour.variantMix ? ItemVariant.random(using: &state.random) : .plain
+            if let style = draft.flagStyle { variant.flagStyle = style }
+            if let omit = draft.omitFinal { variant.omitFinal = omit }
+            // A random omission is only taken where the stored finality is what the rule implies.
+            if draft.omitFinal == nil, draft.final != ResultCatalogue.isFinalWhenUnstated(draft.result) { variant.omitFinal = false }
+            let captureSeconds = Double(Int.random(in: 20_000...300_000, using: &state.random)) / 1000
+            let item = SimItem(
+                entrupyID: id, customerItemID: draft.customerItemID, orderID: draft.orderID, styleCode: draft.styleCode,
+                size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
+                category: draft.category, formFactor: draft.formFactor, username: draft.username, organisation: organisation,
+                result: draft.result, final: draft.final, resultReason: draft.resultReason, reasons: draft.reasons,
+                flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant, transferID: nil,
+                captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
+                visibleAt: now + Double(state.behaviour.visibilityDelayMilliseconds) / 1000, sequence: state.sequence
+            )
             state.items[id] = item
+            state.byCustomer[draft.customerItemID, default: []].append(id)
             return item
         }
     }
 
-    func modify(_ id: String, _ change: (inout SimItem) -> Void) -> SimItem? {
+    /// Changes an item (given the time now); nil when there is no such item.
+    func modify(_ id: String, _ change: (inout SimItem, Double) -> Void) -> SimItem? {
         state.withLock { state in
             guard var item = state.items[id] else { return nil }
-            change(&item)
+            change(&item, Self.now())
             state.sequence += 1
             item.sequence = state.sequence
             state.items[id] = item
@@ -76,20 +143,36 @@ final class SimulatorStore: Sendable {
         }
     }
 
+    /// An item as the API sees it: nil while it is not yet visible.
+    func visibleItem(_ id: String) -> SimItem? {
+        state.withLock { state in state.items[id].flatMap { $0.isVisible(at: Self.now()) ? $0 : nil } }
+    }
+
     func item(_ id: String) -> SimItem? { state.withLock { $0.items[id] } }
 
-    /// The latest authentication for a customer item ID.
+    /// The latest visible authentication for a customer item ID.
     func lookup(customerItemID: String) -> SimItem? {
         state.withLock { state in
-            state.items.values.filter { $0.customerItemID == customerItemID }
+            let now = Self.now()
+            return (state.byCustomer[customerItemID] ?? []).compactMap { state.items[$0] }.filter { $0.isVisible(at: now) }
                 .max { ($0.submittedAt, $0.entrupyID) < ($1.submittedAt, $1.entrupyID) }
         }
     }
 
-    func allItems() -> [SimItem] { state.withLock { Array($0.items.values) } }
+    func visibleItems() -> [SimItem] {
+        state.withLock { state in
+            let now = Self.now()
+            return state.items.values.filter { $0.isVisible(at: now) }
+        }
+    }
+
+    /// Every item, visible or not, ordered by Entrupy ID: the ground truth.
+    func allItems() -> [SimItem] {
+        state.withLock { state in state.items.values.sorted { $0.entrupyID < $1.entrupyID } }
+    }
 
     /// Registers or checks an SDK user; `conflict` when the stored details differ from these.
-    func authorize(uniqueUserID: String, user: SDKUser, organisation: String) -> (username: String, conflict: Bool) {
+    func authorize(uniqueUserID: String, user: SDKUser) -> (username: String, conflict: Bool) {
         state.withLock { state in
             let username = organisation + "-" + uniqueUserID
             guard let existing = state.users[uniqueUserID] else {

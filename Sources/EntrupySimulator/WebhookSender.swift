@@ -1,19 +1,21 @@
 import AsyncHTTPClient
-import Foundation
 import Logging
 import NIOCore
-import RelayCore
 import ServiceLifecycle
 
-/// Sends change webhooks like a provider: signed with `Entrupy-Signature`, several at once,
-/// each retried with backoff until it gets a 2xx (or 8 attempts, about 25 s, are spent).
+/// Sends events like a provider: signed with `Entrupy-Signature` (lowercase hex HMAC-SHA256 of
+/// the raw body), several at once, each retried on the configured schedule until it gets a 2xx.
+/// The world's faults (drop, duplicate, reorder) are drawn per event by `WebhookPlan`.
 final class WebhookSender: Service, Sendable {
     struct Delivery: Sendable {
         let body: [UInt8]
+        let signature: String
+        let holdMilliseconds: Int
+        let retrySchedule: [Int]
     }
 
     let url: String?
-    let secret: WebhookSecret
+    let secret: String
     let store: SimulatorStore
     let logger: Logger
     private let stream: AsyncStream<Delivery>
@@ -21,24 +23,30 @@ final class WebhookSender: Service, Sendable {
 
     init(url: String?, secret: String, store: SimulatorStore, logger: Logger) {
         self.url = url
-        self.secret = .entrupy(secret)
+        self.secret = secret
         self.store = store
         self.logger = logger
         (stream, input) = AsyncStream<Delivery>.makeStream()
     }
 
-    /// Queues the hint for an item change (plus any configured duplicates).
-    func send(event: String, item: SimItem) {
-        guard url != nil else { return }
-        let payload: JSONValue = .object([
-            "event": .string(event),
-            "id": .string("evt_" + UUID().uuidString.lowercased()),
-            "entrupy_id": .string(item.entrupyID),
-            "customer_item_id": .string(item.customerItemID),
-            "created": .number(JSONNumber(Date().timeIntervalSince1970.rounded())),
-        ])
-        let delivery = Delivery(body: Array(payload.jsonText.utf8))
-        for _ in 0...max(0, store.behaviour.duplicateWebhooks) { input.yield(delivery) }
+    /// Sends a `type` event about `item` as it is now, with `extra` beside it under `data`.
+    /// Returns the event's id, or nil when no webhook URL is configured (nothing is sent).
+    @discardableResult
+    func send(_ type: String, item: SimItem, extra: [String: SimJSON] = [:]) -> String? {
+        guard url != nil else { return nil }
+        let plan = store.draw { random, behaviour in WebhookPlan.draw(using: &random, behaviour: behaviour) }
+        guard !plan.dropped else {
+            store.count { $0.webhooksDropped += 1 }
+            logger.debug("webhook dropped", metadata: ["event": "\(plan.eventID)", "type": "\(type)"])
+            return plan.eventID
+        }
+        if plan.holds.count > 1 { store.count { $0.webhooksDuplicated += plan.holds.count - 1 } }
+        let event = WebhookEvent(id: plan.eventID, type: type, item: item, extra: extra)
+        let signature = SimSignature.hex(of: event.body, key: secret)
+        for hold in plan.holds {
+            input.yield(Delivery(body: event.body, signature: signature, holdMilliseconds: hold, retrySchedule: plan.retrySchedule))
+        }
+        return event.id
     }
 
     func run() async throws {
@@ -49,7 +57,7 @@ final class WebhookSender: Service, Sendable {
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                // Each delivery retries on its own; the HTTP client's pool bounds the connections.
+                // Each delivery waits and retries on its own; the HTTP client's pool bounds the connections.
                 for await delivery in self.stream {
                     group.addTask { await self.deliver(delivery, to: url, using: http) }
                 }
@@ -59,13 +67,20 @@ final class WebhookSender: Service, Sendable {
     }
 
     private func deliver(_ delivery: Delivery, to url: String, using http: HTTPClient) async {
+        if delivery.holdMilliseconds > 0 {
+            guard (try? await Task.sleep(for: .milliseconds(delivery.holdMilliseconds))) != nil else {
+                store.count { $0.webhooksFailed += 1 }
+                return
+            }
+        }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "entrupy-sim")
-        request.headers.add(name: "Entrupy-Signature", value: EntrupySignatureVerifier.sign(body: delivery.body, secret: secret))
+        request.headers.add(name: "Entrupy-Signature", value: delivery.signature)
         request.body = .bytes(ByteBuffer(bytes: delivery.body))
-        for attempt in 1...8 {
+        let attempts = delivery.retrySchedule.count + 1
+        for attempt in 1...attempts {
             store.count { $0.webhookAttempts += 1 }
             do {
                 let response = try await http.execute(request, timeout: .seconds(10))
@@ -78,8 +93,8 @@ final class WebhookSender: Service, Sendable {
             } catch {
                 logger.debug("webhook failed", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }
-            if Task.isCancelled { break }
-            try? await Task.sleep(for: .milliseconds(100 * (1 << (attempt - 1))))
+            guard attempt < attempts, !Task.isCancelled else { break }
+            try? await Task.sleep(for: .milliseconds(delivery.retrySchedule[attempt - 1]))
         }
         store.count { $0.webhooksFailed += 1 }
     }

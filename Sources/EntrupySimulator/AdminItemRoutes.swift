@@ -1,0 +1,65 @@
+import Hummingbird
+
+/// `/_sim/items...`: how tests and people make items and change their result and flag, each
+/// change sending its event unless `"webhook": false`; and the ground truth, every item as it
+/// is now whether or not the API shows it yet.
+struct AdminItemRoutes: Sendable {
+    let store: SimulatorStore
+    let sender: WebhookSender
+
+    static let flags: Set<String> = ["none", "flagged", "resolved"]
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/_sim/items") { _, _ in
+            SimResponse.json(.object(["items": .array(store.allItems().map(\.json))]))
+        }
+        router.post("/_sim/items") { request, _ in
+            let draft = try ItemDraft.parse(try await SimResponse.body(request), organisation: store.organisation)
+            let item = store.create(draft)
+            let eventID = draft.sendWebhook ? sender.send(WebhookEvent.sessionCompleted, item: item) : nil
+            return SimResponse.json(.object([
+                "entrupy_id": .string(item.entrupyID), "item": item.json, "event_id": .optional(eventID),
+            ]), status: .created)
+        }
+        router.post("/_sim/items/:entrupy_id/result") { request, context in
+            try await setResult(of: context.parameters.require("entrupy_id"), SimResponse.fields(request))
+        }
+        router.post("/_sim/items/:entrupy_id/flag") { request, context in
+            try await setFlag(of: context.parameters.require("entrupy_id"), SimResponse.fields(request))
+        }
+    }
+
+    /// `{result, final?, result_reason?, reasons?, webhook?}`; without `final`, the contract's rule.
+    private func setResult(of id: String, _ fields: InputFields) throws -> Response {
+        try fields.requireOnly(["result", "final", "result_reason", "reasons", "webhook"])
+        guard let result = try fields.string("result", maxLength: 64) else { throw SimInputError("result is required") }
+        let final = try fields.bool("final") ?? ResultCatalogue.isFinalWhenUnstated(result)
+        let reason = try fields.string("result_reason", maxLength: 4096)
+        let reasons = try ResultReason.parseList(fields.array("reasons", maxCount: 20) ?? [])
+        let webhook = try fields.bool("webhook") ?? true
+        guard let item = store.modify(id, { item, now in
+            item.setResult(result, final: final, reason: reason, reasons: reasons, at: now)
+        }) else {
+            return SimResponse.error(.notFound, "no item \(id)")
+        }
+        let eventID = webhook ? sender.send(WebhookEvent.sessionCompleted, item: item) : nil
+        return SimResponse.json(.object(["item": item.json, "event_id": .optional(eventID)]))
+    }
+
+    /// `{flag: none|flagged|resolved, flag_info?: {id, label, message}, is_flaggable?, webhook?}`.
+    /// Any state may follow any other: the admin plays both the user and Entrupy's support.
+    private func setFlag(of id: String, _ fields: InputFields) throws -> Response {
+        try fields.requireOnly(["flag", "flag_info", "is_flaggable", "webhook"])
+        guard let flag = try fields.string("flag", maxLength: 16), Self.flags.contains(flag) else {
+            throw SimInputError("flag must be none, flagged or resolved")
+        }
+        let info = try fields.object("flag_info").map { fields throws(SimInputError) in try FlagInfo.parse(fields) }
+        let isFlaggable = try fields.bool("is_flaggable")
+        let webhook = try fields.bool("webhook") ?? true
+        guard let item = store.modify(id, { item, _ in item.setFlag(flag, info: info, isFlaggable: isFlaggable) }) else {
+            return SimResponse.error(.notFound, "no item \(id)")
+        }
+        let eventID = webhook ? sender.send(WebhookEvent.authenticationChanged, item: item) : nil
+        return SimResponse.json(.object(["item": item.json, "event_id": .optional(eventID)]))
+    }
+}

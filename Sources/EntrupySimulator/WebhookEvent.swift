@@ -1,0 +1,33 @@
+import Foundation
+
+/// One event as Entrupy would send it: a fresh `evt_` id, the type, when it was created, the
+/// identifiers a receiver looks for first, and under `data` the item as it is now (v1.4 shape)
+/// plus what the event is about (`message`, `transfer`). The body is rendered once, so every
+/// copy and retry of the event carries the same bytes and signature.
+struct WebhookEvent: Sendable {
+    let id: String
+    let type: String
+    let body: [UInt8]
+
+    init(id: String, type: String, item: SimItem, extra: [String: SimJSON], created: Date = Date()) {
+        var data = extra
+        data["item"] = item.json
+        let payload: SimJSON = .object([
+            "id": .string(id),
+            "event": .string(type),
+            "created": .int(Int64(created.timeIntervalSince1970.rounded(.down))),
+            "entrupy_id": .string(item.entrupyID),
+            "customer_item_id": .string(item.customerItemID),
+            "data": .object(data),
+        ])
+        self.id = id
+        self.type = type
+        body = payload.bytes
+    }
+
+    /// Event types this simulator sends (contract section 1).
+    static let sessionCompleted = "session.completed"
+    static let authenticationChanged = "authentication.changed"
+    static let supportMessage = "support.message"
+    static let certificateTransfer = "certificate.transfer"
+}
