@@ -22,11 +22,14 @@ public final class EntrupyHealthMonitor: Service, Sendable {
 
     public var current: EntrupyHealth { state.withLock { $0 } }
 
-    /// Checks at once, then every `interval` until graceful shutdown.
+    /// Checks at once, then every `interval` until graceful shutdown, which also cuts a check
+    /// under way short (an unreachable API can hold one for the whole request timeout).
     public func run() async throws {
-        await check()
-        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous).cancelOnGracefulShutdown() {
-            await check()
+        await cancelWhenGracefulShutdown {
+            await self.check()
+            for await _ in AsyncTimerSequence(interval: self.interval, clock: .continuous) {
+                await self.check()
+            }
         }
     }
 
@@ -35,7 +38,7 @@ public final class EntrupyHealthMonitor: Service, Sendable {
     public func check() async -> EntrupyHealth {
         var failure: (any Error)?
         do { try await api.health() } catch { failure = error }
-        if failure is CancellationError { return current }
+        if failure is CancellationError || Task.isCancelled { return current }
         let health = EntrupyHealth(checking: failure)
         let previous = state.withLock { state in
             defer { state = health }

@@ -30,6 +30,8 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
             let wait: Duration?
             do {
                 wait = try await take(reserve: reserve)
+            } catch let error as CancellationError {
+                throw error
             } catch {
                 throw APIBudgetUnavailable(StoreError.describe(error))
             }

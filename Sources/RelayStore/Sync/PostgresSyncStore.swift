@@ -27,13 +27,19 @@ public struct PostgresSyncStore: Sendable {
             var taken = false
             for try await value in rows.decode(Bool.self) { taken = value }
             guard taken else { return nil }
+            // Unlocking must happen even when the pass was cancelled (shutdown): a pooled connection
+            // must not keep the lock. An unstructured task is not cancelled with this one.
+            let unlock: @Sendable () async -> Void = { [logger] in
+                await Task {
+                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                }.value
+            }
             do {
                 let result = try await body()
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                await unlock()
                 return result
             } catch {
-                // The lock must not stay with a pooled connection; if unlocking fails the connection is broken and takes the lock with it.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                await unlock()
                 throw error
             }
         }

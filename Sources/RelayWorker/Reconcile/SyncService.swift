@@ -46,12 +46,17 @@ public struct SyncService: Service {
     /// Runs a pass when one is due (an interrupted pass at once, otherwise `interval` after the
     /// last complete one, by the shared state), checking every 30 s until graceful shutdown;
     /// in between it refreshes the gauges from the shared state, so every replica reports the same.
+    ///
+    /// Graceful shutdown cuts a pass short: what it applied is committed item by item, and the
+    /// page under way is walked again by the next pass, from the last checkpoint.
     public func run() async throws {
-        let tick = min(interval, .seconds(30))
-        var due = ContinuousClock.now + ((try? await firstWait()) ?? .zero)
-        await step(due: &due)
-        for await _ in AsyncTimerSequence(interval: tick, clock: .continuous).cancelOnGracefulShutdown() {
-            await step(due: &due)
+        await cancelWhenGracefulShutdown {
+            let tick = min(self.interval, .seconds(30))
+            var due = ContinuousClock.now + ((try? await self.firstWait()) ?? .zero)
+            await self.step(due: &due)
+            for await _ in AsyncTimerSequence(interval: tick, clock: .continuous) {
+                await self.step(due: &due)
+            }
         }
     }
 
@@ -73,9 +78,8 @@ public struct SyncService: Service {
     private func passLoggingFailure() async {
         do {
             _ = try await syncOnce()
-        } catch is CancellationError {
-            return
         } catch {
+            if Task.isCancelled { return }
             logger.warning("sync pass stopped; the next one resumes from its last page", metadata: ["error": "\(StoreError.describe(error))"])
             try? await store.noteError(String(describing: error))
         }
