@@ -1,10 +1,10 @@
--- One Entrupy API budget for all replicas (issue 11): a token bucket refilled lazily at the
--- organisation's rate (ENTRUPY_API_RATE), and the pause a 429's Retry-After imposes on every
--- replica. A request takes a token in one statement under the row's lock.
+-- One Entrupy API budget for all replicas (issue 11): the send times of the requests made in
+-- the last second (a sliding window, so no second ever holds more than ENTRUPY_API_RATE
+-- requests), and the pause a 429's Retry-After imposes on every replica. A request takes its
+-- place in one statement under the row's lock.
 CREATE TABLE api_budget (
     name         text PRIMARY KEY,
-    tokens       double precision NOT NULL DEFAULT 0,
-    updated_at   timestamptz      NOT NULL DEFAULT now(),
-    paused_until timestamptz      NOT NULL DEFAULT '1970-01-01 00:00:00+00'
+    recent       timestamptz[] NOT NULL DEFAULT '{}',
+    paused_until timestamptz   NOT NULL DEFAULT '1970-01-01 00:00:00+00'
 );
 INSERT INTO api_budget (name) VALUES ('entrupy');

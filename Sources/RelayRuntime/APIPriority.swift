@@ -6,9 +6,8 @@ public enum APIPriority: String, Sendable, CaseIterable {
     case interactive
     case background
 
-    /// The share of the bucket a caller of this priority must leave in it: lower priorities
-    /// take a token only while the bucket holds more than their reserve, so under load the
-    /// higher ones get the tokens.
+    /// The share of each second's requests a caller of this priority must leave free: lower
+    /// priorities send only while that much is left, so under load the higher ones get it.
     public var reserveShare: Double {
         switch self {
         case .webhook: 0

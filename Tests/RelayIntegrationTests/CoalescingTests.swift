@@ -28,12 +28,15 @@ struct CoalescingTests {
         try await ReconcileStack.with { stack async throws in
             let sim = stack.simulator
             let id = try await sim.createItem("sku-during", result: "needs_review", webhook: false)
-            // Every API answer takes 1.5 s, so the first fetch is surely under way when the others arrive.
-            try await sim.configure(["latency_ms": .number(1500)])
+            // Every API answer takes 4 s, so the first fetch is surely under way while the others arrive.
+            try await sim.configure(["latency_ms": .number(4000)])
             #expect(try await stack.relay.post(Self.hint(id, 0)).status == 200)
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'running'") == 1 })
             try await sim.setResult(id, "authentic", final: true, webhook: false)
-            for n in 1...3 { #expect(try await stack.relay.post(Self.hint(id, n)).status == 200) }
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 1...3 { group.addTask { try await stack.relay.post(Self.hint(id, n)).status } }
+                for try await status in group { #expect(status == 200) }
+            }
             #expect(try await eventually(timeout: .seconds(30)) {
                 try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'processed'") == 4
             })

@@ -4,32 +4,34 @@ import Metrics
 import PostgresNIO
 import RelayRuntime
 
-/// The Entrupy API budget in PostgreSQL, shared by every replica: a token bucket of `burst`
-/// refilled at `rate` per second (by the database's clock), and a pause every replica obeys
-/// after a 429. A caller of lower priority takes a token only while the bucket keeps its
-/// priority's reserve, so when tokens run short webhook reconciles get them first.
+/// The Entrupy API budget in PostgreSQL, shared by every replica: the send times of the last
+/// second's requests (a sliding window: no second, however it is cut, holds more than `limit`),
+/// and a pause every replica obeys after a 429. A caller of lower priority sends only while
+/// the window keeps its priority's reserve free, so when requests run short webhook
+/// reconciles get them first.
 public struct PostgresAPIBudget: EntrupyAPIBudget {
     let client: PostgresClient
-    let rate: Double
-    let burst: Double
+    /// Requests allowed in any one second (`ENTRUPY_API_RATE`).
+    let limit: Int
     let name: String
     let logger: Logger
+    /// A little over a second, so requests a network delay bunches up still arrive within the limit.
+    static let windowMilliseconds: Int64 = 1_050
 
-    public init(client: PostgresClient, ratePerSecond: Double, burst: Double? = nil, name: String = "entrupy", logger: Logger) {
+    public init(client: PostgresClient, ratePerSecond: Double, name: String = "entrupy", logger: Logger) {
         self.client = client
-        rate = max(ratePerSecond, 0.001)
-        self.burst = max(burst ?? ratePerSecond, 1)
+        limit = Int(max(1, min(ratePerSecond, 100_000)).rounded(.down))
         self.name = name
         self.logger = logger
     }
 
     public func acquire(_ priority: APIPriority) async throws {
-        let reserve = (burst * priority.reserveShare).rounded(.down)
+        let reserve = Int((Double(limit) * priority.reserveShare).rounded(.down))
         let started = ContinuousClock.now
         while true {
             let wait: Duration?
             do {
-                wait = try await take(reserve: reserve)
+                wait = try await take(allowed: max(1, limit - reserve))
             } catch let error as CancellationError {
                 throw error
             } catch {
@@ -45,28 +47,30 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
         }
     }
 
-    /// Takes a token when the bucket holds one more than `reserve` and no pause is on; otherwise
-    /// says how long to wait.
-    func take(reserve: Double) async throws -> Duration? {
+    /// Takes a place when fewer than `allowed` requests were sent in the window and no pause is
+    /// on; otherwise says how long to wait.
+    func take(allowed: Int) async throws -> Duration? {
         let rows = try await client.query("""
             WITH current AS (
                 SELECT paused_until, clock_timestamp() AS at,
-                       least(\(burst), tokens + greatest(0, extract(epoch FROM clock_timestamp() - updated_at)) * \(rate)) AS available
+                       ARRAY(SELECT t FROM unnest(recent) AS t
+                             WHERE t > clock_timestamp() - \(Self.windowMilliseconds) * interval '1 millisecond' ORDER BY t) AS sends
                 FROM api_budget WHERE name = \(name) FOR UPDATE),
             taken AS (
-                UPDATE api_budget SET tokens = current.available - 1, updated_at = current.at
+                UPDATE api_budget SET recent = current.sends || current.at
                 FROM current
-                WHERE api_budget.name = \(name) AND current.paused_until <= current.at AND current.available >= 1 + \(reserve)
+                WHERE api_budget.name = \(name) AND current.paused_until <= current.at
+                  AND coalesce(array_length(current.sends, 1), 0) < \(allowed)
                 RETURNING 1)
             SELECT (SELECT count(*) FROM taken)::int8,
-                   extract(epoch FROM greatest(paused_until - at, interval '0'))::float8, available::float8
+                   extract(epoch FROM greatest(paused_until - at, interval '0'))::float8,
+                   coalesce(extract(epoch FROM sends[1] + \(Self.windowMilliseconds) * interval '1 millisecond' - at), 0)::float8
             FROM current
             """, logger: logger)
-        for try await (taken, paused, available) in rows.decode((Int64, Double, Double).self) {
+        for try await (taken, paused, untilOldestLeaves) in rows.decode((Int64, Double, Double).self) {
             if taken > 0 { return nil }
             if paused > 0 { return .milliseconds(Int64(min(paused, 3600) * 1000) + 1) }
-            let missing = max(0, 1 + reserve - available)
-            return .milliseconds(Int64(min(missing / rate, 60) * 1000) + 1)
+            return .milliseconds(Int64(min(max(untilOldestLeaves, 0), 2) * 1000) + 1)
         }
         // The row is missing (a database migrated by hand?): put it back and try again.
         try await client.query("INSERT INTO api_budget (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING", logger: logger)
@@ -76,8 +80,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     public func pauseCallers(for duration: Duration) async {
         do {
             try await client.query("""
-                UPDATE api_budget SET paused_until = greatest(paused_until, clock_timestamp() + \(duration.milliseconds) * interval '1 millisecond'),
-                       tokens = 0, updated_at = clock_timestamp()
+                UPDATE api_budget SET paused_until = greatest(paused_until, clock_timestamp() + \(duration.milliseconds) * interval '1 millisecond')
                 WHERE name = \(name)
                 """, logger: logger)
         } catch {
