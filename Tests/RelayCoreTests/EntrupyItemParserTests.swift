@@ -63,6 +63,14 @@ struct EntrupyItemParserTests {
         #expect(try !parse(#"{"entrupy_id": "E", "status": {"result": {"id": "received", "final": 1}}}"#).resultFinal)
     }
 
+    @Test func submittedIsTheSubmissionNotTheCaptureStart() throws {
+        let item = try parse(#"{"entrupy_id": "E", "timestamp": {"epoch": 1700000000}, "event_times": {"submitted_at": {"epoch": 1700000120, "display": "x"}}}"#)
+        #expect(item.submittedAt == Date(timeIntervalSince1970: 1_700_000_120))
+        #expect(try parse(#"{"entrupy_id": "E", "timestamp": {"epoch": 1700000000}}"#).submittedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(try parse(#"{"entrupy_id": "E", "event_times": {"submitted_at": {"epoch": "soon"}}, "timestamp": {"epoch": 1700000000}}"#).submittedAt
+            == Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
     @Test func flagAsNullStringOrObject() throws {
         #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": null}}"#).flag == "none")
         #expect(try parse(#"{"entrupy_id": "E", "status": {"flag": "flagged"}}"#).flag == "flagged")

@@ -36,9 +36,15 @@ public enum EntrupyItemParser {
             category: (item[path: "activity.product_category"] ?? item[path: "properties.product_category"])?.scalarText,
             username: item[path: "owner.user.username"]?.scalarText,
             certificateURL: (item[path: "certificate.site"] ?? item[path: "more_details.certificate.site"])?.stringValue,
-            submittedAt: item[path: "timestamp.epoch"]?.doubleValue.flatMap(submissionDate),
+            submittedAt: submittedEpoch(in: item).flatMap(submissionDate),
             raw: item
         )
+    }
+
+    /// When the item was submitted: `event_times.submitted_at.epoch` when Entrupy gives it;
+    /// otherwise `timestamp.epoch`, which is when the authentication started (a little earlier).
+    static func submittedEpoch(in item: JSONValue) -> Double? {
+        item[path: "event_times.submitted_at.epoch"]?.doubleValue ?? item[path: "timestamp.epoch"]?.doubleValue
     }
 
     /// The latest submission time taken from an epoch: the year 9999. Beyond it a date cannot be

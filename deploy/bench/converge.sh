@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Never miss a change, measured (issue 11): two `serve` replicas and a `worker` on one
+# database, the simulator as a hostile Entrupy (30% of webhooks dropped, 10% duplicated,
+# reordered within 2 s, items invisible for their first 5 s, 5% of API calls answered 503,
+# 10 requests/s per token), and ITEMS items over DURATION seconds with results arriving and
+# changing and flags raised, cleared and resolved on final items. Then it prints:
+#   - the time from the last change until the relay equals GET /_sim/items for every item
+#     (goal: within one SYNC_INTERVAL_SECONDS, 0 divergent);
+#   - API calls per change and the peak API rate the simulator saw (goal: never above 10);
+#   - transitions recorded twice (goal 0) and deliveries per transition and rule (goal 1).
+# The simulator sends its webhooks to the first replica; every process reconciles.
+#   ./deploy/bench/converge.sh      (ITEMS=2000 DURATION=300 SYNC_INTERVAL_SECONDS=60 by default)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ITEMS=${ITEMS:-2000}
+DURATION=${DURATION:-300}
+SYNC=${SYNC_INTERVAL_SECONDS:-60}
+LIMIT=${API_LIMIT:-10}
+SEED=${SEED:-11}
+SIM_PORT=${BENCH_SIM_PORT:-8096}
+PORTS=(${BENCH_RELAY_PORT:-8097} ${BENCH_RELAY_PORT2:-8098})
+SINK_PORT=${BENCH_SINK_PORT:-8099}
+. "$ROOT/deploy/lib/bench.sh"
+bench_setup relay_converge entrupy-relay entrupy-sim relay-bench
+
+SECRET=converge-webhook-secret-0123456789 TOKEN=converge-api-token
+CALLBACK_SECRET=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+cat > "$STATE/converge-rules.yaml" <<YAML
+rules:
+  - name: every-transition
+    when: {transition: [item.created, result.final, result.changed, flag.raised, flag.cleared, flag.resolved]}
+    notify:
+      - webhook: {url: "http://127.0.0.1:$SINK_PORT/hook", secret: "\${CONVERGE_CALLBACK_SECRET}"}
+YAML
+export DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" \
+  ENTRUPY_API_TOKEN=$TOKEN ENTRUPY_API_RATE=$LIMIT SYNC_INTERVAL_SECONDS=$SYNC SYNC_LOOKBACK_DAYS=1 \
+  MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning JOB_POLL_MS=500 RULES_FILE="$STATE/converge-rules.yaml" \
+  CONVERGE_CALLBACK_SECRET=$CALLBACK_SECRET ALLOW_PRIVATE_CALLBACKS=true NOT_FOUND_WINDOW_SECONDS=600
+
+"$BIN_DIR/relay-bench" sink --port "$SINK_PORT" --out "$STATE/converge-arrivals.csv" > "$STATE/converge-sink.log" 2>&1 &
+SINK_PID=$!
+"$BIN_DIR/entrupy-sim" --port "$SIM_PORT" --webhook-url "http://127.0.0.1:${PORTS[0]}/webhooks/entrupy" \
+  --webhook-secret "$SECRET" --api-token "$TOKEN" --seed "$SEED" > "$STATE/converge-sim.log" 2>&1 &
+SIM_PID=$!
+"$BIN_DIR/entrupy-relay" serve --port "${PORTS[0]}" > "$STATE/converge-serve0.log" 2>&1 &
+SERVE0=$!
+"$BIN_DIR/entrupy-relay" serve --port "${PORTS[1]}" > "$STATE/converge-serve1.log" 2>&1 &
+SERVE1=$!
+"$BIN_DIR/entrupy-relay" worker > "$STATE/converge-worker.log" 2>&1 &
+WORKER=$!
+trap 'kill -TERM $SERVE0 $SERVE1 $WORKER $SIM_PID $SINK_PID 2>/dev/null || true' EXIT
+wait_http "http://127.0.0.1:${PORTS[0]}/readyz"; wait_http "http://127.0.0.1:${PORTS[1]}/readyz"
+wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
+curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d "{\"rate_limit_per_second\": $LIMIT,
+  \"webhook_drop_rate\": 0.3, \"webhook_duplicate_rate\": 0.1, \"webhook_reorder_ms\": 2000,
+  \"visibility_delay_ms\": 5000, \"api_error_rate\": 0.05}" >/dev/null
+
+log "driving $ITEMS items over ${DURATION}s (seed $SEED; sync every ${SYNC}s)"
+python3 "$ROOT/deploy/bench/converge_drive.py" drive "http://127.0.0.1:$SIM_PORT" "$ITEMS" "$DURATION" "$SEED" "$STATE/converge-drive.json"
+read -r changes last_change errors < <(python3 -c "import json; d = json.load(open('$STATE/converge-drive.json')); print(d['changes'], d['last_change_at'], d['errors'])")
+
+log "waiting until the relay equals the simulator (up to $((SYNC * 2 + 120)) s after the last change)"
+converged="" divergent=""
+deadline=$(python3 -c "print($last_change + $SYNC * 2 + 120)")
+while :; do
+  read -r divergent missing < <(python3 "$ROOT/deploy/bench/converge_drive.py" compare "http://127.0.0.1:$SIM_PORT" "${PSQL[@]}")
+  now=$(date +%s.%N)
+  if [ "$divergent" -eq 0 ]; then converged=$(python3 -c "print(round($now - $last_change, 1))"); break; fi
+  if python3 -c "import sys; sys.exit(0 if $now > $deadline else 1)"; then break; fi
+  sleep 2
+done
+# Let the outbox drain before counting deliveries.
+for _ in $(seq 1 120); do
+  [ "$("${PSQL[@]}" -tAc "SELECT count(*) FROM deliveries WHERE state NOT IN ('delivered', 'dead')")" -eq 0 ] && break
+  sleep 1
+done
+
+stats=$(curl -fsS "http://127.0.0.1:$SIM_PORT/_sim/stats")
+read -r api_calls peak limited errors503 dropped < <(python3 -c "
+import json, sys; s = json.loads(sys.argv[1]); r = s.get('api_requests_by_route', {})
+print(sum(v for k, v in r.items() if 'health' not in k), s['peak_api_rate'], s['rate_limited'], s['api_errors_503'], s['webhooks_dropped'])" "$stats")
+read -r twice transitions not_once matched < <("${PSQL[@]}" -tA -F ' ' -c "
+  WITH ordered AS (
+    SELECT entrupy_id, kind, from_value, to_value,
+           lag(kind) OVER w AS prev_kind, lag(from_value) OVER w AS prev_from, lag(to_value) OVER w AS prev_to
+    FROM item_events WINDOW w AS (PARTITION BY entrupy_id ORDER BY id))
+  SELECT (SELECT count(*) FROM ordered WHERE kind = prev_kind AND from_value IS NOT DISTINCT FROM prev_from
+                                       AND to_value IS NOT DISTINCT FROM prev_to),
+         (SELECT count(*) FROM item_events),
+         (SELECT count(*) FROM item_events e WHERE (SELECT count(*) FROM deliveries d WHERE d.item_event_id = e.id) <> 1),
+         (SELECT count(*) FROM deliveries)")
+sources=$("${PSQL[@]}" -tA -F '=' -c "SELECT source, count(*) FROM item_events GROUP BY 1 ORDER BY 1" | tr '\n' ' ')
+printf '\nconverge: %s items, %s changes in %ss (%s driver errors); webhooks dropped %s, API 503s %s, 429s %s\n' \
+  "$ITEMS" "$changes" "$DURATION" "$errors" "$dropped" "$errors503" "$limited"
+if [ -n "$converged" ]; then
+  printf '  relay equal to the simulator %ss after the last change (sync interval %ss), 0 divergent\n' "$converged" "$SYNC"
+else
+  printf '  NOT converged: %s items still divergent (%s missing) %ss after the last change\n' "$divergent" "$missing" "$((SYNC * 2 + 120))"
+fi
+printf '  API calls %s = %s per change; peak %s requests in one second (limit %s)\n' \
+  "$api_calls" "$(python3 -c "print(round($api_calls / max($changes, 1), 2))")" "$peak" "$LIMIT"
+printf '  transitions %s (by source: %s), recorded twice %s; deliveries %s, transitions without exactly one %s\n' \
+  "$transitions" "$sources" "$twice" "$matched" "$not_once"
