@@ -36,10 +36,13 @@ public final class EntrupyHealthMonitor: Service, Sendable {
     /// One check; returns what it found.
     @discardableResult
     public func check() async -> EntrupyHealth {
-        var failure: (any Error)?
-        do { try await api.health() } catch { failure = error }
-        if failure is CancellationError || Task.isCancelled { return current }
-        let health = EntrupyHealth(checking: failure)
+        var health = await probe()
+        if case .down = health, !Task.isCancelled {
+            // One 503 or reset is Entrupy's passing trouble, not an outage: ask once more before saying so.
+            try? await Task.sleep(for: .seconds(1))
+            health = await probe()
+        }
+        if Task.isCancelled { return current }
         let previous = state.withLock { state in
             defer { state = health }
             return state
@@ -53,5 +56,14 @@ public final class EntrupyHealthMonitor: Service, Sendable {
             }
         }
         return health
+    }
+
+    private func probe() async -> EntrupyHealth {
+        do {
+            try await api.health()
+            return .up
+        } catch {
+            return EntrupyHealth(checking: error)
+        }
     }
 }

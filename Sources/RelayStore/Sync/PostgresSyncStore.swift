@@ -93,18 +93,18 @@ public struct PostgresSyncStore: Sendable {
     public func status() async throws -> SyncStatus {
         let rows = try await client.query("""
             SELECT last_started_at, last_finished_at, last_items_checked, last_changes_found,
-                   extract(epoch FROM now() - last_finished_at)::float8,
+                   extract(epoch FROM now() - last_finished_at)::float8, extract(epoch FROM now() - last_started_at)::float8,
                    pass_started_at, window_start, window_end, cursor::text, pages, items_checked, changes_found, last_error, last_error_at
             FROM sync_state WHERE name = \(Self.name)
             """, logger: logger)
-        for try await r in rows.decode((Date?, Date?, Int?, Int?, Double?, Date?, Date?, Date?, String?, Int, Int, Int, String?, Date?).self) {
+        for try await r in rows.decode((Date?, Date?, Int?, Int?, Double?, Double?, Date?, Date?, Date?, String?, Int, Int, Int, String?, Date?).self) {
             var current: SyncPass?
-            if let started = r.5, let windowStart = r.6, let windowEnd = r.7 {
+            if let started = r.6, let windowStart = r.7, let windowEnd = r.8 {
                 current = SyncPass(startedAt: started, windowStart: windowStart, windowEnd: windowEnd,
-                                   cursor: r.8.flatMap { try? JSONValue.parse(Array($0.utf8)) }, pages: r.9, itemsChecked: r.10, changesFound: r.11)
+                                   cursor: r.9.flatMap { try? JSONValue.parse(Array($0.utf8)) }, pages: r.10, itemsChecked: r.11, changesFound: r.12)
             }
             return SyncStatus(lastStartedAt: r.0, lastFinishedAt: r.1, lastItemsChecked: r.2, lastChangesFound: r.3, lastAgeSeconds: r.4,
-                              current: current, lastError: r.12, lastErrorAt: r.13)
+                              lastStartAgeSeconds: r.5, current: current, lastError: r.13, lastErrorAt: r.14)
         }
         return SyncStatus()
     }

@@ -8,17 +8,20 @@ public struct SyncStatus: Sendable, Equatable {
     public var lastChangesFound: Int?
     /// Seconds since the last complete pass finished, by the database's clock.
     public var lastAgeSeconds: Double?
+    /// Seconds since the last complete pass started (passes are due `interval` after the last start).
+    public var lastStartAgeSeconds: Double?
     public var current: SyncPass?
     public var lastError: String?
     public var lastErrorAt: Date?
 
     public init(lastStartedAt: Date? = nil, lastFinishedAt: Date? = nil, lastItemsChecked: Int? = nil, lastChangesFound: Int? = nil,
-                lastAgeSeconds: Double? = nil, current: SyncPass? = nil, lastError: String? = nil, lastErrorAt: Date? = nil) {
+                lastAgeSeconds: Double? = nil, lastStartAgeSeconds: Double? = nil, current: SyncPass? = nil, lastError: String? = nil, lastErrorAt: Date? = nil) {
         self.lastStartedAt = lastStartedAt
         self.lastFinishedAt = lastFinishedAt
         self.lastItemsChecked = lastItemsChecked
         self.lastChangesFound = lastChangesFound
         self.lastAgeSeconds = lastAgeSeconds
+        self.lastStartAgeSeconds = lastStartAgeSeconds
         self.current = current
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt

@@ -44,14 +44,16 @@ public struct SyncService: Service {
     }
 
     /// Runs a pass when one is due (an interrupted pass at once, otherwise `interval` after the
-    /// last complete one, by the shared state), checking every 30 s until graceful shutdown;
+    /// last complete one started, by the shared state, so a change is seen within about one
+    /// interval however long a pass takes), checking every tenth of the interval (at most 30 s) until graceful shutdown;
     /// in between it refreshes the gauges from the shared state, so every replica reports the same.
     ///
     /// Graceful shutdown cuts a pass short: what it applied is committed item by item, and the
     /// page under way is walked again by the next pass, from the last checkpoint.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            let tick = min(self.interval, .seconds(30))
+            // Checked often enough that a pass starts within a tenth of the interval of being due.
+            let tick = max(.seconds(1), min(self.interval / 10, .seconds(30)))
             var due = ContinuousClock.now + ((try? await self.firstWait()) ?? .zero)
             await self.step(due: &due)
             for await _ in AsyncTimerSequence(interval: tick, clock: .continuous) {
@@ -62,7 +64,7 @@ public struct SyncService: Service {
 
     private func firstWait() async throws -> Duration {
         let status = try await store.status()
-        guard status.current == nil, let age = status.lastAgeSeconds, age.isFinite, age >= 0 else { return .zero }
+        guard status.current == nil, let age = status.lastStartAgeSeconds, age.isFinite, age >= 0 else { return .zero }
         return max(.zero, interval - .milliseconds(Int64(min(age, 1e9) * 1000)))
     }
 
@@ -71,8 +73,10 @@ public struct SyncService: Service {
             try? await publish(store.status())
             return
         }
+        let started = ContinuousClock.now
         await passLoggingFailure()
-        due = ContinuousClock.now + interval
+        // Due an interval after this start; a pass longer than the interval is followed at the next tick.
+        due = started + interval
     }
 
     private func passLoggingFailure() async {
