@@ -13,8 +13,10 @@ struct EntrupyHealthTests {
     @Test func aGoodTokenIsReportedOK() async throws {
         try await ReconcileStack.with { stack async throws in
             #expect(try await eventually { try await Self.readiness(stack.relay).1[path: "checks.entrupy"]?.stringValue == "ok" })
-            let (status, json) = try await Self.readiness(stack.relay)
-            #expect(status == 200 && json["ready"]?.boolValue == true, "\(json)")
+            #expect(try await eventually {
+                let (status, json) = try await Self.readiness(stack.relay)
+                return status == 200 && json["ready"]?.boolValue == true
+            })
         }
     }
 
@@ -23,8 +25,11 @@ struct EntrupyHealthTests {
             #expect(try await eventually {
                 try await Self.readiness(stack.relay).1[path: "checks.entrupy"]?.stringValue?.hasPrefix("token refused (401)") == true
             })
-            let (status, json) = try await Self.readiness(stack.relay)
-            #expect(status == 200 && json["ready"]?.boolValue == true && json[path: "checks.database"]?.stringValue == "ok", "\(json)")
+            // Ready all the same (the database check has a 1 s deadline a loaded machine can miss once: ask again).
+            #expect(try await eventually {
+                let (status, json) = try await Self.readiness(stack.relay)
+                return status == 200 && json["ready"]?.boolValue == true && json[path: "checks.entrupy"]?.stringValue?.hasPrefix("token refused") == true
+            })
             // Webhooks are still stored.
             #expect(try await stack.relay.post(WebhookFixture.entrupy(#"{"id":"while-refused","entrupy_id":"E-1"}"#)).status == 200)
         }

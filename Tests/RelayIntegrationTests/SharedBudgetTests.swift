@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayRuntime
 import RelayStore
+import Synchronization
 import Testing
 
 /// One Entrupy API budget for every replica, kept in PostgreSQL.
@@ -43,15 +44,18 @@ struct SharedBudgetTests {
                     UPDATE api_budget SET recent = ARRAY[now() + interval '1 hour', now() + interval '1 hour']
                     """, logger: TestDatabase.logger)
                 // Background work must leave half of each second free: it waits.
-                let background = Task { try await budget.acquire(.background) }
+                let backgroundSent = Mutex(false)
+                let background = Task {
+                    try await budget.acquire(.background)
+                    backgroundSent.withLock { $0 = true }
+                }
                 try await Task.sleep(for: .milliseconds(400))
+                #expect(!backgroundSent.withLock { $0 })
                 #expect(try await TestDatabase.scalar(db, "SELECT cardinality(recent) FROM api_budget") == 2)
-                // A webhook reconcile takes what is left at once.
-                let start = ContinuousClock.now
+                // A webhook reconcile takes what is left (however slow a loaded machine makes it), and background still waits.
                 try await budget.acquire(.webhook)
                 try await budget.acquire(.webhook)
-                #expect(ContinuousClock.now - start < .seconds(2))
-                #expect(try await TestDatabase.scalar(db, "SELECT cardinality(recent) FROM api_budget") == 4)
+                #expect(!backgroundSent.withLock { $0 })
                 background.cancel()
                 await #expect(throws: CancellationError.self) { try await background.value }
             }
