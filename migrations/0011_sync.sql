@@ -13,7 +13,8 @@ CREATE TABLE sync_state (
     pass_started_at       timestamptz,
     window_start          timestamptz,
     window_end            timestamptz,
-    cursor                jsonb,
+    -- As Entrupy sent it (JSON text; text, not jsonb, so no byte of it can be refused).
+    cursor                text,
     pages                 integer     NOT NULL DEFAULT 0,
     items_checked         integer     NOT NULL DEFAULT 0,
     changes_found         integer     NOT NULL DEFAULT 0,
@@ -23,5 +24,8 @@ CREATE TABLE sync_state (
     last_changes_found    integer,
     last_error            text,
     last_error_at         timestamptz,
-    updated_at            timestamptz NOT NULL DEFAULT now()
+    updated_at            timestamptz NOT NULL DEFAULT now(),
+    -- When the first pass ever started: items never seen that were submitted before it are
+    -- history, recorded without notifying anyone (the first pass must not mail 90 days of items).
+    first_started_at      timestamptz NOT NULL DEFAULT now()
 );

@@ -36,11 +36,14 @@ public final class EntrupyHealthMonitor: Service, Sendable {
     /// One check; returns what it found.
     @discardableResult
     public func check() async -> EntrupyHealth {
-        var health = await probe()
+        // While a 429 pauses every replica, asking would only wait in the budget: keep the last word.
+        if await api.rateLimitedFor() != nil { return current }
+        guard var health = await probe() else { return current }
         if case .down = health, !Task.isCancelled {
             // One 503 or reset is Entrupy's passing trouble, not an outage: ask once more before saying so.
             try? await Task.sleep(for: .seconds(1))
-            health = await probe()
+            guard let again = await probe() else { return current }
+            health = again
         }
         if Task.isCancelled { return current }
         let previous = state.withLock { state in
@@ -58,10 +61,14 @@ public final class EntrupyHealthMonitor: Service, Sendable {
         return health
     }
 
-    private func probe() async -> EntrupyHealth {
+    /// Nil when the relay could not ask (its own database, which paces calls, did not answer):
+    /// that says nothing about Entrupy.
+    private func probe() async -> EntrupyHealth? {
         do {
             try await api.health()
             return .up
+        } catch EntrupyAPIError.budgetUnavailable {
+            return nil
         } catch {
             return EntrupyHealth(checking: error)
         }

@@ -10,6 +10,15 @@ import Testing
 /// The API client against the simulator, which checks headers and rules like Entrupy.
 @Suite("Entrupy API client and simulator", .timeLimit(.minutes(3)))
 struct EntrupyAPIClientTests {
+    @Test func aSearchPageWithUnreadableEntriesKeepsTheReadableOnes() throws {
+        let page = try SearchPage.parse(JSONValue.parse(Array("""
+            {"items": [{"entrupy_id": "A"}, {"status": {}}, 7, null, {"authentication_id": "B"}], "next_cursor": ["1", "B"]}
+            """.utf8)))
+        #expect(page.items.map(\.entrupyID) == ["A", "B"])
+        #expect(page.skipped == 3)
+        #expect(page.nextCursor == .array([.string("1"), .string("B")]))
+    }
+
     func withClient(token: String = TestSimulator.token, rate: Double = 1000,
                     _ body: @escaping @Sendable (EntrupyAPIClient, TestSimulator) async throws -> Void) async throws {
         try await TestSimulator.with(webhookURL: nil) { sim async throws in

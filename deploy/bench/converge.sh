@@ -79,13 +79,15 @@ stats=$(curl -fsS "http://127.0.0.1:$SIM_PORT/_sim/stats")
 read -r api_calls peak limited errors503 dropped < <(python3 -c "
 import json, sys; s = json.loads(sys.argv[1]); r = s.get('api_requests_by_route', {})
 print(sum(v for k, v in r.items() if 'health' not in k), s['peak_api_rate'], s['rate_limited'], s['api_errors_503'], s['webhooks_dropped'])" "$stats")
+# "Recorded twice": one fetch's transitions are one commit (same item, same occurred_at); two
+# consecutive commits of an item with the same transitions would be the same change stored twice.
 read -r twice transitions not_once matched < <("${PSQL[@]}" -tA -F ' ' -c "
-  WITH ordered AS (
-    SELECT entrupy_id, kind, from_value, to_value,
-           lag(kind) OVER w AS prev_kind, lag(from_value) OVER w AS prev_from, lag(to_value) OVER w AS prev_to
-    FROM item_events WINDOW w AS (PARTITION BY entrupy_id ORDER BY id))
-  SELECT (SELECT count(*) FROM ordered WHERE kind = prev_kind AND from_value IS NOT DISTINCT FROM prev_from
-                                       AND to_value IS NOT DISTINCT FROM prev_to),
+  WITH commits AS (
+    SELECT entrupy_id, occurred_at,
+           string_agg(kind || ':' || coalesce(from_value, '-') || '>' || coalesce(to_value, '-'), ',' ORDER BY kind) AS what
+    FROM item_events GROUP BY entrupy_id, occurred_at),
+  ordered AS (SELECT what, lag(what) OVER (PARTITION BY entrupy_id ORDER BY occurred_at) AS previous FROM commits)
+  SELECT (SELECT count(*) FROM ordered WHERE what = previous),
          (SELECT count(*) FROM item_events),
          (SELECT count(*) FROM item_events e WHERE (SELECT count(*) FROM deliveries d WHERE d.item_event_id = e.id) <> 1),
          (SELECT count(*) FROM deliveries)")

@@ -37,6 +37,8 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
             } catch let error as CancellationError {
                 throw error
             } catch {
+                // A cancelled wait for a pooled connection comes back as the pool's own error.
+                if Task.isCancelled { throw CancellationError() }
                 throw APIBudgetUnavailable(StoreError.describe(error))
             }
             guard let wait else {
@@ -54,9 +56,11 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     func take(allowed: Int) async throws -> Duration? {
         let rows = try await client.query("""
             WITH current AS (
+                -- Only the newest `limit` sends in the window matter, so the row never holds more.
                 SELECT paused_until, clock_timestamp() AS at,
-                       ARRAY(SELECT t FROM unnest(recent) AS t
-                             WHERE t > clock_timestamp() - \(Self.windowMilliseconds) * interval '1 millisecond' ORDER BY t) AS sends
+                       ARRAY(SELECT t FROM (SELECT t FROM unnest(recent) AS t
+                                            WHERE t > clock_timestamp() - \(Self.windowMilliseconds) * interval '1 millisecond'
+                                            ORDER BY t DESC LIMIT \(limit)) AS newest ORDER BY t) AS sends
                 FROM api_budget WHERE name = \(name) FOR UPDATE),
             taken AS (
                 UPDATE api_budget SET recent = current.sends || current.at
@@ -66,13 +70,15 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
                 RETURNING 1)
             SELECT (SELECT count(*) FROM taken)::int8,
                    extract(epoch FROM greatest(paused_until - at, interval '0'))::float8,
-                   coalesce(extract(epoch FROM sends[1] + \(Self.windowMilliseconds) * interval '1 millisecond' - at), 0)::float8
+                   -- When enough sends will have left the window for this caller (the one `allowed` back from the newest).
+                   coalesce(extract(epoch FROM sends[greatest(1, coalesce(array_length(sends, 1), 0) - \(allowed) + 1)]
+                                    + \(Self.windowMilliseconds) * interval '1 millisecond' - at), 0)::float8
             FROM current
             """, logger: logger)
-        for try await (taken, paused, untilOldestLeaves) in rows.decode((Int64, Double, Double).self) {
+        for try await (taken, paused, untilSlotFrees) in rows.decode((Int64, Double, Double).self) {
             if taken > 0 { return nil }
             if paused > 0 { return .milliseconds(Int64(min(paused, 3600) * 1000) + 1) }
-            return .milliseconds(Int64(min(max(untilOldestLeaves, 0), 2) * 1000) + 1)
+            return .milliseconds(Int64(min(max(untilSlotFrees, 0), 2) * 1000) + 1)
         }
         // The row is missing (a database migrated by hand?): put it back and try again.
         try await client.query("INSERT INTO api_budget (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING", logger: logger)

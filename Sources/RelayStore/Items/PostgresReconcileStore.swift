@@ -75,8 +75,8 @@ public struct PostgresReconcileStore: Sendable {
 
     /// One row per fetch that reached the store, for the item's timeline (at the time the
     /// answer was requested, like the transitions it caused); the webhook event that asked for
-    /// it is marked processed, and so is every other queued one about the item that arrived
-    /// before the fetch was requested.
+    /// it is marked processed, and (for a fetch of the item, not a search) so is every other
+    /// queued one about the item that arrived before the fetch was requested.
     private func recordFetch(_ change: ReconcileChange, outcome: String, on tx: PostgresConnection) async throws {
         try await tx.query("""
             INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note)
@@ -86,8 +86,11 @@ public struct PostgresReconcileStore: Sendable {
         if let eventID = change.source.webhookEventID {
             try await PostgresWebhookEventRepository.markProcessed(id: eventID, entrupyID: StoredText.clean(change.item.entrupyID), on: tx, logger: logger)
         }
-        let covered = try await PostgresWebhookEventRepository.markCovered(
-            entrupyID: StoredText.clean(change.item.entrupyID), receivedBy: change.observedAt, on: tx, logger: logger)
-        if covered > 0 { Counter(label: "relay_webhook_events_coalesced_total").increment(by: covered) }
+        // A search answer may lag behind the item itself: only a fetch of the item covers hints.
+        if change.source != .sync {
+            let covered = try await PostgresWebhookEventRepository.markCovered(
+                entrupyID: StoredText.clean(change.item.entrupyID), receivedBy: change.observedAt, on: tx, logger: logger)
+            if covered > 0 { Counter(label: "relay_webhook_events_coalesced_total").increment(by: covered) }
+        }
     }
 }

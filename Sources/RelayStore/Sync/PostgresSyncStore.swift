@@ -59,10 +59,17 @@ public struct PostgresSyncStore: Sendable {
         return current
     }
 
+    /// Since when items the sync creates are news rather than history: the first pass's start.
+    public func notifySince() async throws -> Date {
+        let rows = try await client.query("SELECT first_started_at FROM sync_state WHERE name = \(Self.name)", logger: logger)
+        for try await at in rows.decode(Date.self) { return at }
+        throw StoreError.missingResult
+    }
+
     /// Saves progress after a page: the cursor to continue from and what the page counted.
     public func checkpoint(cursor: JSONValue?, items: Int, changes: Int) async throws {
         try await client.query("""
-            UPDATE sync_state SET cursor = \(cursor?.jsonText)::jsonb, pages = pages + 1, items_checked = items_checked + \(items),
+            UPDATE sync_state SET cursor = \(cursor?.jsonText), pages = pages + 1, items_checked = items_checked + \(items),
                    changes_found = changes_found + \(changes), updated_at = now()
             WHERE name = \(Self.name)
             """, logger: logger)
@@ -94,7 +101,7 @@ public struct PostgresSyncStore: Sendable {
         let rows = try await client.query("""
             SELECT last_started_at, last_finished_at, last_items_checked, last_changes_found,
                    extract(epoch FROM now() - last_finished_at)::float8, extract(epoch FROM now() - last_started_at)::float8,
-                   pass_started_at, window_start, window_end, cursor::text, pages, items_checked, changes_found, last_error, last_error_at
+                   pass_started_at, window_start, window_end, cursor, pages, items_checked, changes_found, last_error, last_error_at
             FROM sync_state WHERE name = \(Self.name)
             """, logger: logger)
         for try await r in rows.decode((Date?, Date?, Int?, Int?, Double?, Double?, Date?, Date?, Date?, String?, Int, Int, Int, String?, Date?).self) {

@@ -55,11 +55,12 @@ public struct ReconcilePipeline: Sendable {
         return try await apply(item, observedAt: observedAt, source: source)
     }
 
-    /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`.
-    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource) async throws -> ApplyResult {
+    /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
+    /// `notify: false` records the timeline without planning deliveries (history).
+    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true) async throws -> ApplyResult {
         for _ in 0..<Self.maxRounds {
             let stored = try await store.state(of: item.entrupyID)
-            let change = plan(item, observedAt: observedAt, source: source, against: stored)
+            let change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify)
             if let result = try await store.commit(change) {
                 report(result, item: item, source: source)
                 return result
@@ -88,14 +89,15 @@ public struct ReconcilePipeline: Sendable {
     }
 
     /// Steps 2 and 3: pure.
-    func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?) -> ReconcileChange {
+    func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?,
+              notify: Bool = true) -> ReconcileChange {
         if let stored, stored.fetchedAt > observedAt {
             return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored, transitions: [],
                                    deliveries: [], stale: true)
         }
         let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
         // A backfill reads history: it records the timeline but notifies nobody.
-        let rules = source == .backfill ? nil : self.rules?.current
+        let rules = source == .backfill || !notify ? nil : self.rules?.current
         let deliveries = rules.map { DeliveryPlanner.plan(rules: $0, item: item, transitions: transitions, occurredAt: observedAt) } ?? []
         return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored,
                                transitions: transitions, deliveries: deliveries)

@@ -95,11 +95,17 @@ public struct SyncService: Service {
         try await store.whileHoldingLock { try await self.walk() }
     }
 
+    /// Most pages one pass walks: a search that hands out fresh cursors for ever must not hold
+    /// the lock for ever (25 items a page: 2.5 million items).
+    static let maxPages = 100_000
+
     private func walk() async throws -> Outcome {
         let started = ContinuousClock.now
         var pass = try await store.resumeOrStart(lookback: lookback)
+        let notifySince = try await store.notifySince()
         var outcome = Outcome()
         var seenCursors = Set<String>()
+        var resumedCursor = pass.cursor
         logger.info("sync pass", metadata: [
             "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)", "resumed_at_page": "\(pass.pages)",
         ])
@@ -109,25 +115,38 @@ public struct SyncService: Service {
             let page: SearchPage
             do {
                 page = try await search(pass)
-            } catch EntrupyAPIError.rejected(let status, _) where pass.cursor != nil && (400..<500).contains(status) {
-                // The resumed cursor is no longer valid: start the window again rather than stop for ever.
+            } catch EntrupyAPIError.rejected(let status, _) where pass.cursor != nil && pass.cursor == resumedCursor && (400..<500).contains(status) {
+                // The cursor saved by an interrupted pass is no longer valid: start the window again
+                // (once: a cursor refused in the middle of a walk ends the pass as failed below).
                 logger.notice("sync: the search refused the saved cursor; starting the pass again")
                 try await store.abandon()
                 pass = try await store.resumeOrStart(lookback: lookback)
+                resumedCursor = nil
+                seenCursors.removeAll()
                 continue
             }
-            let changes = try await applyDiffering(page.items, observedAt: observedAt)
+            let changes = try await applyDiffering(page.items, observedAt: observedAt, notifySince: notifySince)
             let next = page.items.isEmpty ? nil : page.nextCursor
             let looped = next.map { !seenCursors.insert($0.jsonText).inserted } ?? false
-            if looped { logger.warning("sync: the search returned a cursor it had already returned; ending the pass") }
-            try await store.checkpoint(cursor: looped ? nil : next, items: page.items.count, changes: changes)
             outcome.pages += 1
             outcome.itemsChecked += page.items.count
             outcome.changesFound += changes
             Counter(label: "relay_sync_pages_total").increment()
             Counter(label: "relay_sync_items_checked_total").increment(by: page.items.count)
             Counter(label: "relay_sync_changes_total").increment(by: changes)
-            guard let next, !looped else { break }
+            if page.skipped > 0 {
+                Counter(label: "relay_sync_items_unreadable_total").increment(by: page.skipped)
+                logger.warning("sync: items in a search page could not be read and were skipped", metadata: ["count": "\(page.skipped)"])
+            }
+            if looped || outcome.pages >= Self.maxPages {
+                // Not a complete pass: say so, and start the window afresh next time.
+                let reason = looped ? "the search returned a cursor it had already returned" : "the pass reached \(Self.maxPages) pages"
+                try await store.checkpoint(cursor: nil, items: page.items.count, changes: changes)
+                try await store.abandon()
+                throw SyncWalkEnded(reason: reason)
+            }
+            try await store.checkpoint(cursor: next, items: page.items.count, changes: changes)
+            guard let next else { break }
             pass.cursor = next
         }
         try await store.finish()
@@ -160,14 +179,28 @@ public struct SyncService: Service {
     }
 
     /// Applies the items whose compared state differs from the stored one (or that are not
-    /// stored); returns how many changed anything.
-    private func applyDiffering(_ items: [EntrupyItem], observedAt: Date) async throws -> Int {
+    /// stored); returns how many changed anything. An item the relay never saw that was
+    /// submitted before the first pass ever started is history, recorded without notifying (the
+    /// first pass over 90 days must not mail every old item); one item that fails to apply is
+    /// logged and skipped, so it cannot stop every pass at the same page.
+    private func applyDiffering(_ items: [EntrupyItem], observedAt: Date, notifySince: Date) async throws -> Int {
         let storable = items.map(\.storable)
         let stored = try await pipeline.storedStates(of: storable.map(\.entrupyID))
         var changes = 0
         for (item, clean) in zip(items, storable) where stored[clean.entrupyID]?.snapshot != clean.snapshot {
-            let result = try await pipeline.apply(item, observedAt: observedAt, source: .sync)
-            if !result.transitions.isEmpty { changes += 1 }
+            let history = stored[clean.entrupyID] == nil && (item.submittedAt ?? .distantPast) < notifySince
+            do {
+                let result = try await pipeline.apply(item, observedAt: observedAt, source: .sync, notify: !history)
+                if !result.transitions.isEmpty { changes += 1 }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                Counter(label: "relay_sync_apply_failures_total").increment()
+                logger.warning("sync: an item could not be stored; the next pass tries again", metadata: [
+                    "entrupy_id": "\(clean.entrupyID)", "error": "\(StoreError.describe(error))",
+                ])
+            }
         }
         return changes
     }
@@ -180,6 +213,12 @@ public struct SyncService: Service {
         if let items = status.lastItemsChecked { Gauge(label: "relay_sync_last_items_checked").record(items) }
         if let changes = status.lastChangesFound { Gauge(label: "relay_sync_last_changes_found").record(changes) }
     }
+}
+
+/// A walk that could not reach the end of the window (a cursor loop, or the page cap).
+struct SyncWalkEnded: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { "sync pass ended early: \(reason)" }
 }
 
 extension EntrupyAPIError {
