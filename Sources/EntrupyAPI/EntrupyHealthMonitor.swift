@@ -36,8 +36,6 @@ public final class EntrupyHealthMonitor: Service, Sendable {
     /// One check; returns what it found.
     @discardableResult
     public func check() async -> EntrupyHealth {
-        // While a 429 pauses every replica, asking would only wait in the budget: keep the last word.
-        if await api.rateLimitedFor() != nil { return current }
         guard var health = await probe() else { return current }
         if case .down = health, !Task.isCancelled {
             // One 503 or reset is Entrupy's passing trouble, not an outage: ask once more before saying so.
