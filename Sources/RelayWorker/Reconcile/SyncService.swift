@@ -126,7 +126,8 @@ public struct SyncService: Service {
                 continue
             }
             let changes = try await applyDiffering(page.items, observedAt: observedAt, notifySince: notifySince)
-            let next = page.items.isEmpty ? nil : page.nextCursor
+            // An empty page ends the walk; a page of only unreadable entries does not.
+            let next = page.items.isEmpty && page.skipped == 0 ? nil : page.nextCursor
             let looped = next.map { !seenCursors.insert($0.jsonText).inserted } ?? false
             outcome.pages += 1
             outcome.itemsChecked += page.items.count
