@@ -15,8 +15,9 @@ struct DatabaseOutageTests {
             defer { Task { await proxy.stop() } }
 
             try await TestRelay.with(database: proxied, env: ["WEBHOOK_STORE_TIMEOUT_MS": "3000"]) { relay async throws in
-                // Through the proxy the pool connects a little later; wait until it is ready.
-                #expect(try await eventually { try await relay.request("/readyz").status == 200 })
+                // Through the proxy (in this process, on its two threads) the pool connects a little later,
+                // much later when the whole suite runs: wait until it is ready.
+                #expect(try await eventually(timeout: .seconds(60)) { try await relay.request("/readyz").status == 200 })
                 #expect(try await relay.post(WebhookFixture.session(1)).status == 200)
 
                 proxy.setAvailable(false)
