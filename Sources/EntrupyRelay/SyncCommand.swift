@@ -3,7 +3,6 @@ import EntrupyAPI
 import Foundation
 import RelayApp
 import RelayCore
-import RelayRuntime
 import RelayStore
 import RelayWorker
 
@@ -64,10 +63,7 @@ struct SyncCommand: AsyncParsableCommand {
                 do {
                     let api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
                     let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
-                    let sync = SyncService(
-                        api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
-                        interval: .seconds(max(1, settings.syncIntervalSeconds)), lookback: .seconds(settings.syncLookbackDays * 86_400),
-                        budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
+                    let sync = WorkerAssembly.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
                     let outcome = try await sync.syncOnce()
                     try await http.shutdown()
                     return outcome

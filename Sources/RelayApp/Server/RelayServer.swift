@@ -71,7 +71,7 @@ public struct RelayServer {
             api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
         }
         self.apiHTTPService = apiHTTPService
-        let monitor = worker?.health ?? api.map { EntrupyHealthMonitor(api: $0, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger) }
+        let monitor = worker?.health ?? api.map { WorkerAssembly.healthMonitor(settings: settings, api: $0, logger: logger) }
         entrupyHealth = monitor
         ownsEntrupyHealth = worker == nil && monitor != nil
         HealthController(

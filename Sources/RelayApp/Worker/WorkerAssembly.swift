@@ -89,16 +89,28 @@ public struct WorkerAssembly {
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),
                              age: .seconds(settings.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
-        sync = settings.syncIntervalSeconds == 0 ? nil : SyncService(
-            api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
-            interval: .seconds(settings.syncIntervalSeconds), lookback: .seconds(settings.syncLookbackDays * 86_400),
-            budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
-        health = EntrupyHealthMonitor(api: api, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger)
+        sync = settings.syncIntervalSeconds == 0 ? nil
+            : Self.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
+        health = Self.healthMonitor(settings: settings, api: api, logger: logger)
         if let path = settings.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
             logger.info("no RULES_FILE: transitions are recorded, nothing is sent")
         }
+    }
+
+    /// Entrupy's health check as the settings describe it (the worker's, or `serve --no-worker`'s own).
+    public static func healthMonitor(settings: RelaySettings, api: EntrupyAPIClient, logger: Logger) -> EntrupyHealthMonitor {
+        EntrupyHealthMonitor(api: api, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger)
+    }
+
+    /// The sync by search as the settings describe it (the worker's, and `sync run`'s).
+    public static func syncService(settings: RelaySettings, api: EntrupyAPIClient, pipeline: ReconcilePipeline,
+                                   client: PostgresClient, logger: Logger) -> SyncService {
+        SyncService(
+            api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
+            interval: .seconds(max(1, settings.syncIntervalSeconds)), lookback: .seconds(settings.syncLookbackDays * 86_400),
+            budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {
