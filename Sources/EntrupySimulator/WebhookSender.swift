@@ -54,7 +54,11 @@ final class WebhookSender: Service, Sendable {
             try? await gracefulShutdown()
             return
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        // A provider sends from many connections at once; the client's default of 8 per host
+        // made the simulator, not the relay, the limit at 200 webhooks/s.
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 // Each delivery waits and retries on its own; the HTTP client's pool bounds the connections.

@@ -11,15 +11,23 @@ public final class KeyedLock: Sendable {
     public init() {}
 
     public func withLock<T: Sendable>(_ key: String, _ body: () async throws -> T) async throws -> T {
-        await acquire(key)
+        try await withLock(key, reportingWait: { _ in try await body() })
+    }
+
+    /// As `withLock`, telling `body` whether it had to wait for another holder of the key
+    /// (what it read before may then be out of date).
+    public func withLock<T: Sendable>(_ key: String, reportingWait body: (_ waited: Bool) async throws -> T) async throws -> T {
+        let waited = await acquire(key)
         defer { release(key) }
-        return try await body()
+        return try await body(waited)
     }
 
     /// How many keys are held now (for tests).
     public var heldKeys: Int { state.withLock { $0.count } }
 
-    private func acquire(_ key: String) async {
+    /// Returns whether the key was held by another task when asked for.
+    private func acquire(_ key: String) async -> Bool {
+        var waited = true
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let free = state.withLock { waiting -> Bool in
                 guard waiting[key] != nil else {
@@ -29,8 +37,12 @@ public final class KeyedLock: Sendable {
                 waiting[key, default: []].append(continuation)
                 return false
             }
-            if free { continuation.resume() }
+            if free {
+                waited = false
+                continuation.resume()
+            }
         }
+        return waited
     }
 
     private func release(_ key: String) {

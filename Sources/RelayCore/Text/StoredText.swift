@@ -3,9 +3,16 @@
 /// on a character boundary. Whatever a peer sent, the record of it can be written.
 public enum StoredText {
     public static func clean(_ text: String, maxCharacters: Int = .max) -> String {
-        var result = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text
-        if result.count > maxCharacters { result = String(result.prefix(maxCharacters)) }
+        // Scans bytes: on the reconcile path for every string of every item, so no Foundation
+        // search and no counting of characters unless the text could be over the limit.
+        var result = text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text
+        if result.utf8.count > maxCharacters, result.count > maxCharacters { result = String(result.prefix(maxCharacters)) }
         return result
+    }
+
+    /// Whether `clean` would change the text's U+0000s (limits aside).
+    public static func hasNUL(_ text: String?) -> Bool {
+        text?.utf8.contains(0) ?? false
     }
 
     public static func clean(_ text: String?, maxCharacters: Int = .max) -> String? {

@@ -14,7 +14,12 @@ public struct DeliverJob: JobArgs, Equatable {
         self.deliveryID = deliveryID
     }
 
-    public static func uniqueKey(deliveryID: Int64) -> String { "delivery:\(deliveryID)" }
+    public static func uniqueKey(deliveryID: Int64) -> String { uniqueKeyPrefix + String(deliveryID) }
+
+    /// The key of its one argument, for statements that build the arguments in SQL.
+    static let argumentName = CodingKeys.deliveryID.stringValue
+    /// Its unique key is this and the delivery's ID: one unfinished job per delivery.
+    static let uniqueKeyPrefix = "delivery:"
 
     /// Deliver jobs never run out of attempts by failing: each failed attempt reschedules the
     /// job (a snooze). Only errors of the relay itself (the database) spend these.

@@ -15,38 +15,35 @@ public struct PostgresItemRepository: Sendable {
         self.logger = logger
     }
 
-    /// Writes the item's current state inside the caller's transaction. Strings are stored
-    /// as `StoredText` (PostgreSQL refuses U+0000 in text and jsonb).
-    static func upsert(_ fetched: EntrupyItem, fetchedAt: Date, changed: Bool, on tx: PostgresConnection, logger: Logger) async throws {
+    /// Writes the item's current state and appends `transitions` to its timeline inside the
+    /// caller's transaction, in one statement; returns the new timeline rows' IDs in the order
+    /// of `transitions`. Strings are stored as `StoredText` (PostgreSQL refuses U+0000 in text
+    /// and jsonb).
+    static func store(_ fetched: EntrupyItem, fetchedAt: Date, changed: Bool, transitions: [Transition], source: ReconcileSource,
+                      on tx: PostgresConnection, logger: Logger) async throws -> [Int64] {
         let item = fetched.storable
-        try await tx.query("""
-            INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
-                               brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
-            VALUES (\(item.entrupyID), \(item.customerItemID), \(item.result), \(item.resultFinal), \(item.resultHeader),
-                    \(item.resultMessage), \(item.flag), \(item.brand), \(item.model), \(item.category), \(item.username),
-                    \(item.certificateURL), \(item.submittedAt), \(fetchedAt), \(item.raw.jsonText)::jsonb)
-            ON CONFLICT (entrupy_id) DO UPDATE SET
-                customer_item_id = EXCLUDED.customer_item_id, result = EXCLUDED.result,
-                result_final = EXCLUDED.result_final, result_header = EXCLUDED.result_header,
-                result_message = EXCLUDED.result_message, flag = EXCLUDED.flag, brand = EXCLUDED.brand,
-                model = EXCLUDED.model, category = EXCLUDED.category, username = EXCLUDED.username,
-                certificate_url = EXCLUDED.certificate_url, submitted_at = EXCLUDED.submitted_at,
-                fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
-                updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
-            """, logger: logger)
-    }
-
-    /// Appends transitions to the item's timeline inside the caller's transaction; returns
-    /// the new rows' IDs in the order of `transitions`.
-    static func appendTimeline(_ transitions: [Transition], of entrupyID: String, at occurredAt: Date, source: ReconcileSource,
-                               on tx: PostgresConnection, logger: Logger) async throws -> [Int64] {
-        guard !transitions.isEmpty else { return [] }
+        // A data-modifying CTE always runs, so the item is written even with no transitions.
         let rows = try await tx.query("""
+            WITH stored AS (
+                INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
+                                   brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
+                VALUES (\(item.entrupyID), \(item.customerItemID), \(item.result), \(item.resultFinal), \(item.resultHeader),
+                        \(item.resultMessage), \(item.flag), \(item.brand), \(item.model), \(item.category), \(item.username),
+                        \(item.certificateURL), \(item.submittedAt), \(fetchedAt), \(item.raw.jsonText)::jsonb)
+                ON CONFLICT (entrupy_id) DO UPDATE SET
+                    customer_item_id = EXCLUDED.customer_item_id, result = EXCLUDED.result,
+                    result_final = EXCLUDED.result_final, result_header = EXCLUDED.result_header,
+                    result_message = EXCLUDED.result_message, flag = EXCLUDED.flag, brand = EXCLUDED.brand,
+                    model = EXCLUDED.model, category = EXCLUDED.category, username = EXCLUDED.username,
+                    certificate_url = EXCLUDED.certificate_url, submitted_at = EXCLUDED.submitted_at,
+                    fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
+                    updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
+                RETURNING entrupy_id)
             INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at)
-            SELECT \(entrupyID), kind, nullif(from_value, ''), nullif(to_value, ''), \(source.label), \(source.webhookEventID),
-                   \(occurredAt)
-            FROM unnest(\(transitions.map(\.kind.rawValue))::text[], \(transitions.map { StoredText.clean($0.from ?? "") })::text[],
-                        \(transitions.map { StoredText.clean($0.to ?? "") })::text[])
+            SELECT stored.entrupy_id, kind, nullif(from_value, ''), nullif(to_value, ''), \(source.label), \(source.webhookEventID),
+                   \(fetchedAt)
+            FROM stored, unnest(\(transitions.map(\.kind.rawValue))::text[], \(transitions.map { StoredText.clean($0.from ?? "") })::text[],
+                                \(transitions.map { StoredText.clean($0.to ?? "") })::text[])
                  WITH ORDINALITY AS t (kind, from_value, to_value, position)
             ORDER BY position
             RETURNING id

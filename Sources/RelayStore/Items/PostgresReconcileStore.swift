@@ -64,9 +64,9 @@ public struct PostgresReconcileStore: Sendable {
                 return ApplyResult(transitions: [], stale: true, deliveries: 0)
             }
             let changed = change.basedOn?.snapshot != item.snapshot
-            try await PostgresItemRepository.upsert(item, fetchedAt: change.observedAt, changed: changed, on: tx, logger: logger)
-            let eventIDs = try await PostgresItemRepository.appendTimeline(
-                change.transitions, of: item.entrupyID, at: change.observedAt, source: change.source, on: tx, logger: logger)
+            let eventIDs = try await PostgresItemRepository.store(
+                item, fetchedAt: change.observedAt, changed: changed, transitions: change.transitions, source: change.source,
+                on: tx, logger: logger)
             let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: eventIDs, on: tx, logger: logger)
             try await recordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), on: tx)
             return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries)
@@ -78,19 +78,23 @@ public struct PostgresReconcileStore: Sendable {
     /// it is marked processed, and (for a fetch of the item, not a search) so is every other
     /// queued one about the item that arrived before the fetch was requested.
     private func recordFetch(_ change: ReconcileChange, outcome: String, on tx: PostgresConnection) async throws {
-        try await tx.query("""
-            INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note)
-            VALUES (\(StoredText.clean(change.item.entrupyID)), \(change.source.label), \(change.source.webhookEventID), \(outcome),
-                    \(change.transitions.count), \(change.observedAt), \(change.item.storageNote))
-            """, logger: logger)
-        if let eventID = change.source.webhookEventID {
-            try await PostgresWebhookEventRepository.markProcessed(id: eventID, entrupyID: StoredText.clean(change.item.entrupyID), on: tx, logger: logger)
-        }
+        let entrupyID = StoredText.clean(change.item.entrupyID)
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 900, interpolationCount: 14)
+        sql.appendLiteral("WITH recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note) VALUES (")
+        sql.appendInterpolation(entrupyID); sql.appendLiteral(", ")
+        sql.appendInterpolation(change.source.label); sql.appendLiteral(", ")
+        sql.appendInterpolation(change.source.webhookEventID); sql.appendLiteral(", ")
+        sql.appendInterpolation(outcome); sql.appendLiteral(", ")
+        sql.appendInterpolation(change.transitions.count); sql.appendLiteral(", ")
+        sql.appendInterpolation(change.observedAt); sql.appendLiteral(", ")
+        sql.appendInterpolation(change.item.storageNote); sql.appendLiteral("))")
         // A search answer may lag behind the item itself: only a fetch of the item covers hints.
-        if change.source != .sync {
-            let covered = try await PostgresWebhookEventRepository.markCovered(
-                entrupyID: StoredText.clean(change.item.entrupyID), receivedBy: change.observedAt, on: tx, logger: logger)
-            if covered > 0 { Counter(label: "relay_webhook_events_coalesced_total").increment(by: covered) }
+        try PostgresWebhookEventRepository.appendMarkReconciled(to: &sql, eventID: change.source.webhookEventID, entrupyID: entrupyID,
+                                                            covering: change.source == .sync ? nil : change.observedAt)
+        sql.appendLiteral("SELECT count(*)::int8 FROM covered")
+        let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        for try await covered in rows.decode(Int64.self) where covered > 0 {
+            Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(covered))
         }
     }
 }

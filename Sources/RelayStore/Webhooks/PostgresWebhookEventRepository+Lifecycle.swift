@@ -5,45 +5,58 @@ import RelayCore
 /// What happens to a stored event after the receiver: the worker reads it, marks it
 /// processed in the transaction that stored what it caused, or records why it is failing.
 extension PostgresWebhookEventRepository {
+    /// The event with the basis of its reconcile (the database's clock, and the stored state
+    /// of the item it names), in one query.
     public func pending(id: Int64) async throws -> PendingWebhook? {
         let rows = try await client.query("""
-            SELECT id, entrupy_id, customer_item_id, state, received_at,
-                   (extract(epoch FROM statement_timestamp() - received_at) * 1000)::int8
-            FROM webhook_events WHERE id = \(id)
+            SELECT w.id, w.entrupy_id, w.customer_item_id, w.state, w.received_at,
+                   (extract(epoch FROM statement_timestamp() - w.received_at) * 1000)::int8, statement_timestamp(),
+                   i.result, i.result_final, i.flag, i.fetched_at
+            FROM webhook_events w LEFT JOIN items i ON i.entrupy_id = w.entrupy_id
+            WHERE w.id = \(id)
             """, logger: logger)
-        for try await (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds)
-            in rows.decode((Int64, String?, String?, WebhookEventState, Date, Int64).self) {
+        for try await (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt)
+            in rows.decode((Int64, String?, String?, WebhookEventState, Date, Int64, Date, String?, Bool?, String?, Date?).self) {
+            var stored: StoredItemState?
+            if let final, let flag, let fetchedAt {
+                stored = StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+            }
             return PendingWebhook(id: id, entrupyID: entrupyID, customerItemID: customerItemID, state: state, receivedAt: receivedAt,
-                                  age: .milliseconds(max(0, ageMilliseconds)))
+                                  age: .milliseconds(max(0, ageMilliseconds)),
+                                  basis: ReconcileBasis(observedAt: now, entrupyID: entrupyID, stored: stored))
         }
         return nil
     }
 
-    /// Marks the event processed inside the caller's transaction, filling in the Entrupy ID a
-    /// hint by customer item ID led to.
-    static func markProcessed(id: Int64, entrupyID: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
-            UPDATE webhook_events SET state = \(WebhookEventState.processed), processed_at = now(), last_error = NULL,
-                   entrupy_id = coalesce(entrupy_id, \(entrupyID))
-            WHERE id = \(id)
-            """, logger: logger)
-    }
-
-    /// Marks processed, inside the caller's transaction, every other queued event about the
-    /// item that arrived before the fetch being stored was requested: that fetch already saw
-    /// what they hint at, so their jobs find them processed and fetch nothing (coalescing).
-    /// Returns how many it covered.
-    static func markCovered(entrupyID: String, receivedBy observedAt: Date, on connection: PostgresConnection,
-                            logger: Logger) async throws -> Int {
-        let rows = try await connection.query("""
-            WITH covered AS (
-                UPDATE webhook_events SET state = \(WebhookEventState.processed), processed_at = now(), last_error = NULL
-                WHERE entrupy_id = \(entrupyID) AND state = \(WebhookEventState.queued) AND received_at <= \(observedAt)
-                RETURNING 1)
-            SELECT count(*)::int8 FROM covered
-            """, logger: logger)
-        for try await count in rows.decode(Int64.self) { return Int(count) }
-        return 0
+    /// Appends to a `WITH` statement being built (after at least one CTE) the CTEs that mark
+    /// processed the event whose fetch is being stored (`eventID`, filling in the Entrupy ID
+    /// a hint by customer item ID led to) and, when `covering` is given, every other queued
+    /// event about the item that arrived before that fetch was requested: the fetch already
+    /// saw what they hint at, so their jobs find them processed and fetch nothing
+    /// (coalescing). The CTE `covered` has one row per other event marked. For the reconcile
+    /// commit, whose one statement records the fetch and this together.
+    static func appendMarkReconciled(to sql: inout PostgresQuery.StringInterpolation, eventID: Int64?, entrupyID: String,
+                                     covering observedAt: Date?) throws {
+        sql.appendLiteral(",\nmarked AS (UPDATE webhook_events SET state = ")
+        try sql.appendInterpolation(WebhookEventState.processed)
+        sql.appendLiteral(", processed_at = now(), last_error = NULL, entrupy_id = coalesce(entrupy_id, ")
+        sql.appendInterpolation(entrupyID)
+        sql.appendLiteral(") WHERE id = ")
+        sql.appendInterpolation(eventID)
+        sql.appendLiteral(" RETURNING id),\ncovered AS (UPDATE webhook_events SET state = ")
+        try sql.appendInterpolation(WebhookEventState.processed)
+        sql.appendLiteral(", processed_at = now(), last_error = NULL WHERE ")
+        sql.appendInterpolation(observedAt != nil)
+        sql.appendLiteral(" AND entrupy_id = ")
+        sql.appendInterpolation(entrupyID)
+        sql.appendLiteral(" AND state = ")
+        try sql.appendInterpolation(WebhookEventState.queued)
+        sql.appendLiteral(" AND received_at <= ")
+        sql.appendInterpolation(observedAt)
+        // Not the event marked above: one statement must not update a row twice.
+        sql.appendLiteral(" AND id IS DISTINCT FROM ")
+        sql.appendInterpolation(eventID)
+        sql.appendLiteral(" RETURNING 1)\n")
     }
 
     /// Records why an event's reconcile is failing; `final` marks it `failed` (a redelivery

@@ -46,20 +46,25 @@ public struct ReconcilePipeline: Sendable {
         self.logger = logger
     }
 
-    /// Fetches the item and stores what changed. Throws `EntrupyAPIError` when the API did
-    /// not answer with an item, and store errors as they come.
+    /// Fetches the item and stores what changed. `basis`, when the caller read it just before
+    /// (with the webhook event), saves reading the clock and the stored state apart. Throws
+    /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
     @discardableResult
-    public func reconcile(_ target: Target, source: ReconcileSource) async throws -> ApplyResult {
-        let observedAt = try await store.clock()
+    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+        let observedAt: Date
+        if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
-    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true) async throws -> ApplyResult {
-        for _ in 0..<Self.maxRounds {
-            let stored = try await store.state(of: item.entrupyID)
+    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
+                      basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+        // The basis describes this item only if it was read under the ID the item is stored by.
+        let basisIsForItem = basis != nil && basis?.entrupyID == item.storable.entrupyID
+        for round in 0..<Self.maxRounds {
+            let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: item.entrupyID)
             let change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify)
             if let result = try await store.commit(change) {
                 report(result, item: item, source: source)

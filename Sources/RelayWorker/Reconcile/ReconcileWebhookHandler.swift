@@ -44,19 +44,21 @@ public struct ReconcileWebhookHandler: JobHandler {
         } else {
             return .discard(error: "webhook event \(event.id) names no item")
         }
-        return try await itemLock.withLock(target.lockKey) {
-            // A fetch that finished while this one waited may have covered the event.
+        return try await itemLock.withLock(target.lockKey, reportingWait: { waited in
+            guard waited else { return try await reconcile(event, target: target, context: context) }
+            // A fetch that finished while this one waited may have covered the event (and what
+            // was read with it is out of date).
             guard let current = try await events.pending(id: event.id), current.state != .processed else {
                 Counter(label: "relay_reconcile_coalesced_total").increment()
                 return .completed
             }
             return try await reconcile(current, target: target, context: context)
-        }
+        })
     }
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         do {
-            try await pipeline.reconcile(target, source: .webhook(eventID: event.id))
+            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis)
             latency.record(duration: event.age)
             return .completed
         } catch EntrupyAPIError.notFound {
