@@ -47,10 +47,11 @@ let package = Package(
             dependencies: ["RelayCore"],
             swiftSettings: swiftSettings
         ),
-        // PostgreSQL plumbing every adapter shares: error text, SQLSTATE checks.
+        // PostgreSQL plumbing every adapter shares: its settings, error text, SQLSTATE checks.
         .target(
             name: "RelayDatabase",
             dependencies: [
+                "RelayCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

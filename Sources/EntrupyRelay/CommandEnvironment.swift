@@ -31,7 +31,7 @@ struct CommandEnvironment {
 
     func migrationCatalog() throws -> MigrationCatalog {
         do {
-            return try MigrationCatalog.load(directory: MigrationCatalog.locate(configured: settings.migrationsDirectory))
+            return try MigrationCatalog.load(directory: MigrationCatalog.locate(configured: settings.database.migrationsDirectory))
         } catch let error as MigrationError {
             Self.fail(error.description)
         }
@@ -40,13 +40,13 @@ struct CommandEnvironment {
     /// Runs `body` with a database pool; any failure becomes one clear line and exit 1.
     static func database<T: Sendable>(_ environment: CommandEnvironment, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         do {
-            return try await DatabaseClientFactory.withClient(environment.settings.database, logger: environment.logger, body)
+            return try await DatabaseClientFactory.withClient(environment.settings.database.url, logger: environment.logger, body)
         } catch let error as EntrupyAPIError {
             fail(error.description)
         } catch let error as TokenError {
             fail(error.description)
         } catch {
-            fail("\(environment.settings.database): \(PostgresErrorText.describe(error))")
+            fail("\(environment.settings.database.url): \(PostgresErrorText.describe(error))")
         }
     }
 

@@ -14,7 +14,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let catalog = try environment.migrationCatalog()
         let logger = environment.logger
         do {
-            let applied = try await DatabaseClientFactory.withClient(environment.settings.database, logger: logger) { client in
+            let applied = try await DatabaseClientFactory.withClient(environment.settings.database.url, logger: logger) { client in
                 try await Migrator(client: client, logger: logger).migrate(catalog)
             }
             print(applied.isEmpty
@@ -23,7 +23,7 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch let error as MigrationError {
             CommandEnvironment.fail(error.description)
         } catch {
-            CommandEnvironment.fail("cannot migrate \(environment.settings.database): \(PostgresErrorText.describe(error))")
+            CommandEnvironment.fail("cannot migrate \(environment.settings.database.url): \(PostgresErrorText.describe(error))")
         }
     }
 }

@@ -31,22 +31,22 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = try CommandEnvironment(receiving: true, reconciling: !noWorker)
         var settings = environment.settings
-        if let host { settings.host = host }
+        if let host { settings.http.host = host }
         if let port {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-            settings.port = port
+            settings.http.port = port
         }
         let catalog = try environment.migrationCatalog()
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
-        let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let server = try CommandEnvironment.assemble {
             try RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger, runWorker: !noWorker)
         }
         logger.info("starting", metadata: [
-            "address": "\(settings.host):\(settings.port)", "worker": "\(!noWorker)", "database": "\(settings.database)",
-            "entrupy_secrets": "\(settings.entrupyWebhookSecrets.count)",
-            "standard_webhook_secrets": "\(settings.standardWebhookSecrets.count)",
+            "address": "\(settings.http.host):\(settings.http.port)", "worker": "\(!noWorker)", "database": "\(settings.database.url)",
+            "entrupy_secrets": "\(settings.receiver.entrupyWebhookSecrets.count)",
+            "standard_webhook_secrets": "\(settings.receiver.standardWebhookSecrets.count)",
         ])
         try await server.run(grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
         logger.info("stopped")

@@ -24,15 +24,15 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = environment.settings
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
-        let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: settings.databasePoolSize, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
         var services: [any Service] = [client] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),
-                                                  registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds),
-                                                  maxConnections: settings.httpMaxConnections, logger: logger))
+                                                  registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
+                                                  maxConnections: settings.http.maxConnections, logger: logger))
         }
-        logger.info("worker starting", metadata: ["concurrency": "\(settings.workerConcurrency)", "api": "\(settings.entrupyAPIURL)"])
+        logger.info("worker starting", metadata: ["concurrency": "\(settings.worker.concurrency)", "api": "\(settings.entrupy.url)"])
         try await BoundedServiceGroup.run(services, grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
     }
 }

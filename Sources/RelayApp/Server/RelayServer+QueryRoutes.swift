@@ -13,16 +13,16 @@ extension RelayServer {
                                api: EntrupyAPIClient?, logger: Logger) {
         let tokens = PostgresTokenRepository(client: client, logger: logger)
         let auth = BearerAuthenticator(
-            tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-            limiter: FailedAttemptLimiter(limit: settings.authFailureLimit, window: .seconds(settings.authFailureWindowSeconds)))
+            tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
+            limiter: FailedAttemptLimiter(limit: settings.http.authFailureLimit, window: .seconds(settings.http.authFailureWindowSeconds)))
         QueryRoutes(
             auth: auth, tokens: tokens, sessions: PostgresSessionRepository(client: client, logger: logger),
             items: PostgresItemRepository(client: client, logger: logger),
             deliveries: PostgresDeliveryRepository(client: client, logger: logger),
-            events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts),
+            events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),
             sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api,
-            sessionLifetime: .seconds(settings.consoleSessionHours * 3600), secureCookies: settings.consoleSecureCookies,
-            tokenConcurrency: settings.apiTokenConcurrency
+            sessionLifetime: .seconds(settings.http.consoleSessionHours * 3600), secureCookies: settings.http.consoleSecureCookies,
+            tokenConcurrency: settings.http.apiTokenConcurrency
         ).add(to: router)
     }
 }

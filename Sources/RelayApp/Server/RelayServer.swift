@@ -37,35 +37,35 @@ public struct RelayServer {
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
         apiClient = try DatabaseClientFactory.makeClient(
-            settings.database, poolSize: settings.apiDatabasePoolSize,
-            statementTimeout: .milliseconds(settings.apiStatementTimeoutMilliseconds), logger: logger)
+            settings.database.url, poolSize: settings.database.apiPoolSize,
+            statementTimeout: .milliseconds(settings.database.apiStatementTimeoutMilliseconds), logger: logger)
         worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
         hangupService = runWorker ? nil : HangupWithoutWorkerService(logger: logger)
-        let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
+        let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         ingestor = GroupCommitIngestor(
-            repository: repository, writers: settings.ingestWriters, maxBatch: settings.ingestMaxBatch,
-            storeTimeout: .milliseconds(settings.storeTimeoutMilliseconds), logger: logger
+            repository: repository, writers: settings.receiver.ingestWriters, maxBatch: settings.receiver.ingestMaxBatch,
+            storeTimeout: .milliseconds(settings.receiver.storeTimeoutMilliseconds), logger: logger
         )
         let verifier = WebhookVerifier(
-            entrupySecrets: settings.entrupyWebhookSecrets, standardSecrets: settings.standardWebhookSecrets,
-            tolerance: Double(settings.standardWebhookToleranceSeconds)
+            entrupySecrets: settings.receiver.entrupyWebhookSecrets, standardSecrets: settings.receiver.standardWebhookSecrets,
+            tolerance: Double(settings.receiver.standardWebhookToleranceSeconds)
         )
 
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
-        if settings.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
+        if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())
         WebhookController(
             verifier: verifier, ingestor: ingestor,
-            addressResolver: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-            maxBodyBytes: settings.webhookMaxBodyBytes, bodyTimeout: .seconds(settings.webhookBodyTimeoutSeconds),
-            maxConcurrentBodies: settings.webhookMaxConcurrentBodies
+            addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
+            maxBodyBytes: settings.receiver.webhookMaxBodyBytes, bodyTimeout: .seconds(settings.receiver.webhookBodyTimeoutSeconds),
+            maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies
         ).addRoutes(to: router)
         // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
         var api = worker?.api
         var apiHTTPService: ShutdownHook?
-        if api == nil, settings.entrupyAPIToken != nil {
+        if api == nil, settings.entrupy.token != nil {
             let http = EntrupyAPIClient.makeHTTPClient()
             apiHTTPService = ShutdownHook { try await http.shutdown() }
             api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
@@ -76,11 +76,11 @@ public struct RelayServer {
         ownsEntrupyHealth = worker == nil && monitor != nil
         HealthController(
             readiness: DatabaseReadinessCheck(client: client, catalog: catalog, entrupy: monitor, logger: logger),
-            registry: registry, servesMetrics: settings.metricsPort == nil
+            registry: registry, servesMetrics: settings.http.metricsPort == nil
         ).addRoutes(to: router)
-        operations = settings.metricsPort.map { port in
-            OperationsServer.make(host: settings.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
-                                  entrupy: monitor, idleTimeout: .seconds(settings.httpIdleTimeoutSeconds), maxConnections: 64, logger: logger)
+        operations = settings.http.metricsPort.map { port in
+            OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
+                                  entrupy: monitor, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
         }
 
         // The query API, the console and the SDK endpoint.
@@ -89,9 +89,9 @@ public struct RelayServer {
         application = Application(
             router: router,
             // A client that stops sending (or a slow-drip body) is disconnected instead of holding a connection forever.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(settings.httpMaxConnections)),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.http.idleTimeoutSeconds)))),
+            configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(settings.http.maxConnections)),
             onServerRunning: onServerRunning,
             logger: logger
         )

@@ -53,17 +53,17 @@ public struct WorkerAssembly {
         let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
         self.pipeline = pipeline
 
-        let callbackTimeout = Duration.seconds(settings.callbackTimeoutSeconds)
-        let callbackSender = CallbackSender(timeout: callbackTimeout, connectionsPerHost: settings.deliveryTargetConcurrency,
-                                            allowPrivate: settings.allowPrivateCallbacks)
+        let callbackTimeout = Duration.seconds(settings.notify.callbackTimeoutSeconds)
+        let callbackSender = CallbackSender(timeout: callbackTimeout, connectionsPerHost: settings.notify.targetConcurrency,
+                                            allowPrivate: settings.notify.allowPrivateCallbacks)
         callbackHTTPService = ShutdownHook { await callbackSender.shutdown() }
         let configuration = JobWorkerConfiguration(
-            concurrency: settings.workerConcurrency, lease: .seconds(settings.jobLeaseSeconds),
-            pollInterval: .milliseconds(settings.jobPollMilliseconds),
-            pruneCompletedAfter: .seconds(settings.pruneCompletedHours * 3600),
-            pruneDeadAfter: .seconds(settings.pruneDeadDays * 86_400),
-            backoffBase: .milliseconds(settings.jobBackoffBaseMilliseconds),
-            maxCrashes: settings.jobMaxCrashes, jobTimeout: .seconds(settings.jobTimeoutSeconds)
+            concurrency: settings.worker.concurrency, lease: .seconds(settings.worker.jobLeaseSeconds),
+            pollInterval: .milliseconds(settings.worker.jobPollMilliseconds),
+            pruneCompletedAfter: .seconds(settings.worker.pruneCompletedHours * 3600),
+            pruneDeadAfter: .seconds(settings.worker.pruneDeadDays * 86_400),
+            backoffBase: .milliseconds(settings.worker.jobBackoffBaseMilliseconds),
+            maxCrashes: settings.worker.jobMaxCrashes, jobTimeout: .seconds(settings.worker.jobTimeoutSeconds)
         )
         let delivery = DeliveryHandler(
             deliveries: deliveries,
@@ -71,28 +71,28 @@ public struct WorkerAssembly {
             callbacks: CallbackDeliverer(
                 sender: callbackSender,
                 rules: rules),
-            schedule: settings.deliveryRetrySchedule, limiter: TargetLimiter(limit: settings.deliveryTargetConcurrency),
+            schedule: settings.notify.retrySchedule, limiter: TargetLimiter(limit: settings.notify.targetConcurrency),
             workerID: configuration.workerID, logger: logger
         )
         let itemLock = KeyedLock()
-        let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.reconcileMaxAttempts)
+        let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         worker = JobWorker(
             queue: queue,
             handlers: [
-                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.notFoundWindowSeconds),
+                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
                                                       itemLock: itemLock)),
                 AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
                 AnyJobHandler(delivery),
             ],
             configuration: configuration, logger: logger
         )
-        sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.sweepIntervalSeconds),
-                             age: .seconds(settings.sweepAgeSeconds), logger: logger)
+        sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.worker.sweepIntervalSeconds),
+                             age: .seconds(settings.worker.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
-        sync = settings.syncIntervalSeconds == 0 ? nil
+        sync = settings.worker.syncIntervalSeconds == 0 ? nil
             : Self.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
         health = Self.healthMonitor(settings: settings, api: api, logger: logger)
-        if let path = settings.rulesFile {
+        if let path = settings.notify.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
             logger.info("no RULES_FILE: transitions are recorded, nothing is sent")
@@ -101,7 +101,7 @@ public struct WorkerAssembly {
 
     /// Entrupy's health check as the settings describe it (the worker's, or `serve --no-worker`'s own).
     public static func healthMonitor(settings: RelaySettings, api: EntrupyAPIClient, logger: Logger) -> EntrupyHealthMonitor {
-        EntrupyHealthMonitor(api: api, interval: .seconds(settings.entrupyHealthIntervalSeconds), logger: logger)
+        EntrupyHealthMonitor(api: api, interval: .seconds(settings.entrupy.healthIntervalSeconds), logger: logger)
     }
 
     /// The sync by search as the settings describe it (the worker's, and `sync run`'s).
@@ -109,25 +109,25 @@ public struct WorkerAssembly {
                                    client: PostgresClient, logger: Logger) -> SyncService {
         SyncService(
             api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
-            interval: .seconds(max(1, settings.syncIntervalSeconds)), lookback: .seconds(settings.syncLookbackDays * 86_400),
-            budget: RateBudget(ratePerSecond: settings.entrupyAPIRate * settings.syncBudgetShare), logger: logger)
+            interval: .seconds(max(1, settings.worker.syncIntervalSeconds)), lookback: .seconds(settings.worker.syncLookbackDays * 86_400),
+            budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare), logger: logger)
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {
         let environment = settings.environment
-        return try RulesStore(path: settings.rulesFile, parser: RuleSetParser(secret: { try environment.secret($0) }))
+        return try RulesStore(path: settings.notify.rulesFile, parser: RuleSetParser(secret: { try environment.secret($0) }))
     }
 
     /// The SMTP client when SMTP_URL is set; `SMTP_PASSWORD` (or `_FILE`) overrides the URL's password.
     public static func smtpClient(settings: RelaySettings) throws -> SMTPClient? {
-        guard let url = settings.smtpURL, let from = settings.smtpFrom else { return nil }
+        guard let url = settings.notify.smtpURL, let from = settings.notify.smtpFrom else { return nil }
         do {
             var configuration = try SMTPConfiguration(
-                url: url, from: from, heloName: settings.smtpHeloName ?? ProcessInfo.processInfo.hostName, caFile: settings.smtpCAFile,
-                commandTimeout: .seconds(settings.smtpTimeoutSeconds))
-            if let password = settings.smtpPassword { configuration.password = password }
+                url: url, from: from, heloName: settings.notify.smtpHeloName ?? ProcessInfo.processInfo.hostName, caFile: settings.notify.smtpCAFile,
+                commandTimeout: .seconds(settings.notify.smtpTimeoutSeconds))
+            if let password = settings.notify.smtpPassword { configuration.password = password }
             // One kept connection per email that may be under way at once.
-            return try SMTPClient(configuration: configuration, poolSize: settings.deliveryTargetConcurrency)
+            return try SMTPClient(configuration: configuration, poolSize: settings.notify.targetConcurrency)
         } catch let error as SMTPConfiguration.Invalid {
             throw SettingsError.invalid(name: error.input == .from ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
         } catch {
@@ -139,10 +139,10 @@ public struct WorkerAssembly {
     public static func apiClient(settings: RelaySettings, http: HTTPClient, database: PostgresClient, logger: Logger) -> EntrupyAPIClient {
         EntrupyAPIClient(
             configuration: EntrupyAPIConfiguration(
-                baseURL: settings.entrupyAPIURL, token: settings.entrupyAPIToken ?? "",
-                requestTimeout: .seconds(settings.entrupyAPITimeoutSeconds)
+                baseURL: settings.entrupy.url, token: settings.entrupy.token ?? "",
+                requestTimeout: .seconds(settings.entrupy.timeoutSeconds)
             ),
-            http: http, budget: PostgresAPIBudget(client: database, ratePerSecond: settings.entrupyAPIRate, logger: logger), logger: logger
+            http: http, budget: PostgresAPIBudget(client: database, ratePerSecond: settings.entrupy.rate, logger: logger), logger: logger
         )
     }
 

@@ -33,7 +33,7 @@ struct TestRelay {
         ]
         env.merge(extra) { _, new in new }
         var settings = try RelaySettings(reader: EnvironmentReader.process(env), receiving: true, reconciling: true)
-        settings.database = database
+        settings.database.url = database
         return settings
     }
 
@@ -59,7 +59,7 @@ struct TestRelay {
         var settings = try settings(database, extra: env)
         customise(&settings)
         let logger = TestDatabase.logger
-        let client = try DatabaseClientFactory.makeClient(settings.database, poolSize: 8, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: 8, logger: logger)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = try RelayServer(
             settings: settings, client: client, catalog: try TestDatabase.catalog(),

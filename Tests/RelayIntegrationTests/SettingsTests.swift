@@ -1,6 +1,10 @@
+import RelayApp
+import RelayCore
+import RelayDatabase
 import Testing
-@testable import RelayCore
 
+/// Pure (no database): each module's settings read from a given environment, gathered by
+/// `RelaySettings` in RelayApp, which is why the suite lives in this target.
 @Suite("Settings from the environment")
 struct SettingsTests {
     let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_WEBHOOK_SECRETS": "first-secret-0123456789, second-secret-0123456789 ,"]
@@ -15,13 +19,23 @@ struct SettingsTests {
 
     @Test func defaultsAndParsing() throws {
         let s = try settings(base)
-        #expect(s.database == DatabaseURL(host: "db.example", port: 6543, username: "relay", password: "p@ss", database: "relay", tlsMode: .require))
-        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("first-secret-0123456789".utf8), Array("second-secret-0123456789".utf8)])
-        #expect(s.webhookMaxBodyBytes == 1_048_576)
-        #expect(s.port == 8080 && s.host == "127.0.0.1")
-        #expect(s.entrupyAPIURL == "https://api.entrupy.com")
-        #expect(s.trustedProxies.map(\.description) == ["127.0.0.1/32", "::1/128"])
-        #expect(!s.database.description.contains("p@ss"))
+        #expect(s.database.url == DatabaseURL(host: "db.example", port: 6543, username: "relay", password: "p@ss", database: "relay", tlsMode: .require))
+        #expect(s.receiver.entrupyWebhookSecrets.map(\.keyBytes) == [Array("first-secret-0123456789".utf8), Array("second-secret-0123456789".utf8)])
+        #expect(s.receiver.webhookMaxBodyBytes == 1_048_576)
+        #expect(s.http.port == 8080 && s.http.host == "127.0.0.1")
+        #expect(s.entrupy.url == "https://api.entrupy.com")
+        #expect(s.http.trustedProxies.map(\.description) == ["127.0.0.1/32", "::1/128"])
+        #expect(!s.database.url.description.contains("p@ss"))
+        #expect(s.worker.concurrency == 16 && s.database.poolSize == 24)
+    }
+
+    /// Each running job may hold a connection: the pool follows the worker's concurrency
+    /// unless it is set.
+    @Test func poolFollowsWorkerConcurrency() throws {
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "2"]) { $1 }).database.poolSize == 16)
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolSize == 72)
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "1000"]) { $1 }).database.poolSize == 500)
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64", "DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
     }
 
     @Test func databaseTLSIsRequiredUnlessTheURLSaysOtherwise() throws {
@@ -67,7 +81,7 @@ struct SettingsTests {
         env["ENTRUPY_WEBHOOK_SECRETS"] = nil
         env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/run/secrets/webhook"
         let s = try settings(env, files: ["/run/secrets/webhook": "from-file-0123456789\n"])
-        #expect(s.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file-0123456789".utf8)])
+        #expect(s.receiver.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file-0123456789".utf8)])
         env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/missing"
         #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS_FILE", reason: "cannot read /missing")) { try settings(env) }
     }
