@@ -31,8 +31,8 @@ public enum EntrupyItemParser {
             resultHeader: item[path: "status.result.display.header"]?.stringValue,
             resultMessage: item[path: "status.result.display.message"]?.stringValue,
             flag: flag(in: item),
-            brand: item[path: "properties.brand.id"]?.scalarText,
-            model: item[path: "properties.model.id"]?.scalarText,
+            brand: catalogueID(item, id: "properties.brand.id", names: ["properties.brand", "properties.brand_name"]),
+            model: catalogueID(item, id: "properties.model.id", names: ["properties.model", "properties.model_name"]),
             category: (item[path: "activity.product_category"] ?? item[path: "properties.product_category"])?.scalarText,
             username: item[path: "owner.user.username"]?.scalarText,
             certificateURL: (item[path: "certificate.site"] ?? item[path: "more_details.certificate.site"])?.stringValue,
@@ -45,6 +45,16 @@ public enum EntrupyItemParser {
     /// otherwise `timestamp.epoch`, which is when the authentication started (a little earlier).
     static func submittedEpoch(in item: JSONValue) -> Double? {
         item[path: "event_times.submitted_at.epoch"]?.doubleValue ?? item[path: "timestamp.epoch"]?.doubleValue
+            ?? item[path: "timestamp.created_at"]?.stringValue.flatMap(ISODate.parse)?.timeIntervalSince1970
+    }
+
+    /// A brand or model: its id (REST v1.4), or (v2) a name given as a plain string, made an id.
+    static func catalogueID(_ item: JSONValue, id path: String, names: [String]) -> String? {
+        if let id = item[path: path]?.scalarText.flatMap(nonEmpty) { return id }
+        for name in names {
+            if let text = item[path: name]?.stringValue.flatMap(nonEmpty) { return CatalogueID.from(text) }
+        }
+        return nil
     }
 
     /// The latest submission time taken from an epoch: the year 9999. Beyond it a date cannot be
@@ -77,7 +87,7 @@ public enum EntrupyItemParser {
 
     /// `text_fields.customer_item_id` as a string, an object, or an SDK array; older names after.
     static func customerItemID(in item: JSONValue) -> String? {
-        for path in ["text_fields.customer_item_id", "customer_item_id", "text_fields.sku", "text_fields.order_id"] {
+        for path in ["text_fields.customer_item_id", "customer_item_id", "properties.customer_item_id", "text_fields.sku", "text_fields.order_id"] {
             if let value = item[path: path], let text = WebhookPayloadParser.identifier(from: value) { return text }
         }
         // SDK: text_fields is an array of {name/key, content, is_identifier}.
