@@ -29,12 +29,18 @@ enum OutputFormat {
             "\(item.entrupyID)  customer item \(item.customerItemID ?? "-")",
             "  result    \(item.result ?? "-")\(item.resultFinal ? " (final)" : "")    flag \(item.flag)",
             "  brand     \(item.brand ?? "-")    model \(detail.model ?? "-")    category \(item.category ?? "-")",
-            "  user      \(item.username ?? "-")",
+            "  user      \(item.username ?? "-")" + submitterText(detail.submitter),
             "  certificate \(detail.certificateURL ?? "-")",
             "  first seen \(formatter.string(from: detail.firstSeenAt))    updated \(formatter.string(from: item.updatedAt))    fetched \(formatter.string(from: detail.fetchedAt))",
-            "",
-            "timeline:",
         ]
+        lines += detailsLines(detail.details, formatter: formatter)
+        if !detail.resubmissions.isEmpty {
+            lines += ["", "other authentications of \(item.customerItemID ?? "-") (newest first):"]
+            lines += detail.resubmissions.map { other in
+                "  \(other.entrupyID)  \(other.submittedAt.map(formatter.string) ?? "-")  \(other.result ?? "-")\(other.resultFinal ? " (final)" : "")  flag \(other.flag)"
+            }
+        }
+        lines += ["", "timeline:"]
         lines += detail.transitions.isEmpty ? ["  (none)"] : detail.transitions.map { entry in
             "  \(formatter.string(from: entry.at))  \(entry.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(entry.from ?? "-") → \(entry.to ?? "-")  (\(entry.source))"
         }
@@ -62,6 +68,36 @@ enum OutputFormat {
             }
         }
         return lines.map(TerminalText.printable).joined(separator: "\n")
+    }
+
+    static func submitterText(_ submitter: Submitter?) -> String {
+        guard let submitter else { return "" }
+        let name = [submitter.firstName, submitter.lastName].compactMap { $0 }.joined(separator: " ")
+        return "    submitted by \(submitter.uniqueUserID)" + (name.isEmpty ? "" : "  \(name)") + (submitter.email.map { "  <\($0)>" } ?? "")
+    }
+
+    /// What Entrupy said beyond the state: result text and reasons, flag info, photos, times, fields.
+    static func detailsLines(_ d: ItemDetails, formatter: ISO8601DateFormatter) -> [String] {
+        var lines: [String] = []
+        if d.resultHeader != nil || d.resultMessage != nil {
+            lines.append("  says      \([d.resultHeader, d.resultMessage].compactMap { $0 }.joined(separator: ": "))")
+        }
+        if let reason = d.resultReason { lines.append("  reason    \(reason)") }
+        lines += d.reasons.map { "  because   \($0.text)" + ($0.image.map { "  (\($0))" } ?? "") }
+        if let info = d.flagInfo {
+            lines.append("  flag info \([info.label, info.message].compactMap { $0 }.joined(separator: ": "))" + (info.id.map { "  [\($0)]" } ?? ""))
+        }
+        if let flaggable = d.isFlaggable { lines.append("  flaggable \(flaggable ? "yes" : "no")") }
+        if let organization = d.organization { lines.append("  organisation \(organization)") }
+        if d.certificatePreview != nil || d.certificateID != nil {
+            lines.append("  certificate preview \(d.certificatePreview ?? "-")" + (d.certificateID.map { "    id \($0)" } ?? ""))
+        }
+        lines += d.photos.enumerated().map { "  photo \($0.offset + 1)   \($0.element.original)" }
+        lines += d.eventTimes.map { time in
+            "  \(ItemLabels.eventTime(time.name).padding(toLength: 20, withPad: " ", startingAt: 0)) \(time.at.map(formatter.string) ?? time.display ?? "-")"
+        }
+        lines += d.textFields.map { "  \(($0.displayName ?? $0.name).padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.content)" }
+        return lines
     }
 
     static func table(_ items: [ItemSummary]) -> String {

@@ -6,10 +6,14 @@ import RelayCore
 /// returns in the transaction that recorded the transitions.
 public enum DeliveryPlanner {
     /// - Parameter occurredAt: when the transitions happened, as the timeline records them.
-    public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [Transition], occurredAt: Date) -> [PlannedDelivery] {
+    public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [Transition], occurredAt: Date,
+                            uniqueUserID: String? = nil) -> [PlannedDelivery] {
         var planned: [PlannedDelivery] = []
+        guard !transitions.isEmpty else { return planned }
+        let details = ItemDetails.read(from: item.raw)
         for (position, transition) in transitions.enumerated() {
-            let subject = NotificationSubject(item: item, transition: transition, occurredAt: occurredAt)
+            let subject = NotificationSubject(item: item, transition: transition, occurredAt: occurredAt, details: details,
+                                              uniqueUserID: uniqueUserID)
             for rule in rules.matching(subject) {
                 for (index, action) in rule.actions.enumerated() {
                     planned.append(render(action, rule: rule.name, index: index, subject: subject, transitionIndex: position))

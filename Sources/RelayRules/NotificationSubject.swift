@@ -7,17 +7,25 @@ public struct NotificationSubject: Sendable, Equatable {
     public var item: EntrupyItem
     public var transition: Transition
     public var occurredAt: Date
+    /// Everything else Entrupy said (result text, flag info, photos...), read from the item.
+    public var details: ItemDetails
+    /// The organisation's own ID for the submitter (SDK users mirror), when known.
+    public var uniqueUserID: String?
 
-    public init(item: EntrupyItem, transition: Transition, occurredAt: Date) {
+    public init(item: EntrupyItem, transition: Transition, occurredAt: Date, details: ItemDetails? = nil, uniqueUserID: String? = nil) {
         self.item = item
         self.transition = transition
         self.occurredAt = occurredAt
+        self.details = details ?? ItemDetails.read(from: item.raw)
+        self.uniqueUserID = uniqueUserID
     }
 
     /// The names templates may use; `rules check` rejects any other.
     public static let variableNames: Set<String> = [
         "entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "model", "category",
         "username", "certificate_url", "transition", "from", "to", "occurred_at",
+        "result_label", "result_header", "result_message", "result_reason", "flag_reason", "flag_message", "photo_url",
+        "certificate_preview", "organization", "submitted_at", "unique_user_id",
     ]
 
     public var occurredAtText: String { ISODate.text(occurredAt) }
@@ -32,6 +40,11 @@ public struct NotificationSubject: Sendable, Equatable {
             ("customer_item_id", item.customerItemID), ("result", item.result), ("brand", item.brand), ("model", item.model),
             ("category", item.category), ("username", item.username), ("certificate_url", item.certificateURL),
             ("from", transition.from), ("to", transition.to),
+            ("result_label", item.result.map(ItemLabels.result)), ("result_header", details.resultHeader),
+            ("result_message", details.resultMessage), ("result_reason", details.resultReason),
+            ("flag_reason", details.flagInfo?.label), ("flag_message", details.flagInfo?.message), ("photo_url", details.photoURL),
+            ("certificate_preview", details.certificatePreview), ("organization", details.organization),
+            ("submitted_at", (details.submittedAt ?? item.submittedAt).map(ISODate.text)), ("unique_user_id", uniqueUserID),
         ]
         for (name, value) in optional { if let value { values[name] = value } }
         return values
@@ -46,6 +59,9 @@ public struct NotificationSubject: Sendable, Equatable {
             "category": text(item.category), "username": text(item.username), "certificate_url": text(item.certificateURL),
             "transition": .string(transition.kind.rawValue), "from": text(transition.from), "to": text(transition.to),
             "occurred_at": .string(occurredAtText),
+            "result_header": text(details.resultHeader), "result_message": text(details.resultMessage),
+            "flag_reason": text(details.flagInfo?.label), "flag_message": text(details.flagInfo?.message),
+            "photo_url": text(details.photoURL), "unique_user_id": text(uniqueUserID),
         ])
     }
 }

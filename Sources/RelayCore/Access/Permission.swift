@@ -9,4 +9,6 @@ public enum Permission: String, Sendable, CaseIterable {
     /// Raw received webhooks, listed.
     case readEvents = "read events"
     case authorizeSDKUsers = "authorize SDK users"
+    /// Who submitted an item: email, name and `unique_user_id` from the SDK users mirror.
+    case readPeople = "read people"
 }

@@ -28,7 +28,7 @@ public struct ItemsAPIController: Sendable {
         let caller = try context.requireCaller()
         let id = try context.parameters.require("entrupy_id")
         guard let detail = try await items.detail(id) else { throw Self.notFound(id) }
-        return try JSONResponse.make(APIItemDetail(caller.role.allows(.readDeliveries) ? detail : detail.forItemReaders()))
+        return try JSONResponse.make(APIItemDetail(detail.visible(to: caller.role)))
     }
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {

@@ -142,7 +142,7 @@ public struct ConsoleController: Sendable {
     static let pageHeaders: HTTPFields = [
         .contentType: "text/html; charset=utf-8",
         .cacheControl: "no-store",
-        .contentSecurityPolicy: "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src https: http:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         HTTPField.Name("X-Content-Type-Options")!: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
         HTTPField.Name("X-Frame-Options")!: "DENY",

@@ -62,7 +62,8 @@ enum ConsoleViews {
             "username": item.username ?? "–", "certificate_url": detail.certificateURL ?? "–",
             "first_seen_at": time(detail.firstSeenAt), "fetched_at": time(detail.fetchedAt),
         ] as [String: Any]
-        let shown = role.allows(.readDeliveries) ? detail : detail.forItemReaders()
+        let shown = detail.visible(to: role)
+        context["details"] = itemDetails(shown)
         context["timeline"] = shown.timeline.map { event -> [String: Any] in
             ["at": time(event.at), "kind": event.kind, "summary": event.summary, "css": event.kind.replacingOccurrences(of: ".", with: "-")]
         }

@@ -14,6 +14,14 @@ public struct ItemDetail: Sendable {
     public var reconciliations: [Reconciliation]
     public var webhooks: [WebhookEventRecord]?
     public var deliveries: [DeliveryHistory]?
+    /// Everything else Entrupy said about it, read from the stored item.
+    public var details: ItemDetails = ItemDetails()
+    /// From the SDK users mirror, for readers that may see people (nil: unknown or hidden).
+    public var submitter: Submitter?
+    /// What support messages and certificate transfers about it said (every reader sees these).
+    public var notes: [ItemNote] = []
+    /// Other authentications with the same customer item ID, newest first.
+    public var resubmissions: [ItemSummary] = []
 
     public var entrupyID: String { item.entrupyID }
 
@@ -25,6 +33,15 @@ public struct ItemDetail: Sendable {
         var copy = self
         copy.webhooks = nil
         copy.deliveries = nil
+        copy.submitter = nil
+        return copy
+    }
+
+    /// What `role` may read of it: webhooks and deliveries with `readDeliveries`, the
+    /// submitter with `readPeople`.
+    public func visible(to role: Role) -> ItemDetail {
+        var copy = role.allows(.readDeliveries) ? self : forItemReaders()
+        if !role.allows(.readPeople) { copy.submitter = nil }
         return copy
     }
 }

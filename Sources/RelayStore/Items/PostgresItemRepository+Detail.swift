@@ -7,17 +7,19 @@ extension PostgresItemRepository {
     /// with its whole history.
     public func detail(_ id: String) async throws -> ItemDetail? {
         let rows = try await client.query("""
-            SELECT \(unescaped: ItemSummary.selectList), model, certificate_url, first_seen_at, fetched_at
+            SELECT \(unescaped: ItemSummary.selectList), model, certificate_url, first_seen_at, fetched_at, raw::text
             FROM items WHERE entrupy_id = \(id) OR customer_item_id = \(id)
             ORDER BY (entrupy_id = \(id)) DESC, submitted_at DESC NULLS LAST, first_seen_at DESC LIMIT 1
             """, logger: logger)
         var found: ItemDetail?
         for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, Date?, Date, Date,
-                                        String?, String?, Date, Date).self) {
+                                        String?, String?, Date, Date, String).self) {
             found = ItemDetail(
                 item: ItemSummary(row: (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10)),
                 model: r.11, certificateURL: r.12, firstSeenAt: r.13, fetchedAt: r.14,
                 transitions: [], reconciliations: [], webhooks: [], deliveries: [])
+            // The raw item was stored from a parsed answer, so it parses; if not, no details.
+            found?.details = (try? JSONValue.parse(Array(r.15.utf8))).map(ItemDetails.read) ?? ItemDetails()
         }
         guard var item = found else { return nil }
         let entrupyID = item.entrupyID
@@ -45,6 +47,33 @@ extension PostgresItemRepository {
             ORDER BY received_at, id
             """), logger: logger)
         item.webhooks = try await WebhookEventRecord.records(from: webhooks)
+
+        let noted = try await client.query("""
+            SELECT id, event_type, received_at, body FROM webhook_events
+            WHERE entrupy_id = \(entrupyID) AND event_type = ANY(\(Array(WebhookNote.eventTypes))::text[])
+            ORDER BY received_at, id LIMIT 500
+            """, logger: logger)
+        for try await (id, type, at, body) in noted.decode((Int64, String, Date, ByteBuffer).self) {
+            guard let text = WebhookNote.read(eventType: type, body: Array(body.readableBytesView)) else { continue }
+            item.notes.append(ItemNote(kind: type, at: at, text: text, webhookEventID: id))
+        }
+        if let username = item.item.username {
+            let people = try await client.query("""
+                SELECT unique_user_id, email, first_name, last_name FROM sdk_users WHERE username = \(username)
+                ORDER BY last_authorized_at DESC LIMIT 1
+                """, logger: logger)
+            for try await (id, email, first, last) in people.decode((String, String?, String?, String?).self) {
+                item.submitter = Submitter(uniqueUserID: id, email: email, firstName: first, lastName: last)
+            }
+        }
+        if let customerItemID = item.item.customerItemID {
+            let others = try await client.query("""
+                SELECT \(unescaped: ItemSummary.selectList) FROM items
+                WHERE customer_item_id = \(customerItemID) AND entrupy_id <> \(entrupyID)
+                ORDER BY listed_at DESC, entrupy_id DESC LIMIT 100
+                """, logger: logger)
+            for try await row in others.decode(ItemSummary.Row.self) { item.resubmissions.append(ItemSummary(row: row)) }
+        }
 
         let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
         let records = try await deliveries.list(state: nil, entrupyID: entrupyID, cursor: nil, limit: 1000)

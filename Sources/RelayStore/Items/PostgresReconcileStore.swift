@@ -25,6 +25,17 @@ public struct PostgresReconcileStore: Sendable {
         throw StoreError.missingResult
     }
 
+    /// The organisation's own ID for an Entrupy username (the SDK users mirror; the latest
+    /// authorised when several share it), for notifications.
+    public func uniqueUserID(username: String) async throws -> String? {
+        let rows = try await client.query("""
+            SELECT unique_user_id FROM sdk_users WHERE username = \(StoredText.clean(username))
+            ORDER BY last_authorized_at DESC LIMIT 1
+            """, logger: logger)
+        for try await id in rows.decode(String.self) { return id }
+        return nil
+    }
+
     public func state(of entrupyID: String) async throws -> StoredItemState? {
         try await client.withConnection { try await Self.state(of: entrupyID, on: $0, logger: logger) }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One line of an item's merged timeline, for people: what happened, when, in a sentence.
 public struct TimelineEvent: Sendable, Equatable {
-    /// `webhook.received`, `reconciled`, a transition kind (`result.final`, ...), or
+    /// `webhook.received`, `support.message`, `certificate.transfer`, `reconciled`, a transition kind (`result.final`, ...), or
     /// `delivery.delivered` / `delivery.failed` / `delivery.dead` for an attempt.
     public var kind: String
     public var at: Date
@@ -20,6 +20,10 @@ public struct TimelineEvent: Sendable, Equatable {
             if webhook.duplicates > 0 { summary += ", \(webhook.duplicates) duplicate(s)" }
             events.append(.init(kind: "webhook.received", at: webhook.receivedAt, summary: summary,
                                 webhookEventID: webhook.id, deliveryID: nil, rank: 1))
+        }
+        for note in detail.notes {
+            events.append(.init(kind: note.kind, at: note.at, summary: note.text, webhookEventID: note.webhookEventID,
+                                deliveryID: nil, rank: 1))
         }
         for fetch in detail.reconciliations {
             events.append(.init(kind: "reconciled", at: fetch.at,

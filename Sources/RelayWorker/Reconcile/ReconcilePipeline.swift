@@ -65,7 +65,13 @@ public struct ReconcilePipeline: Sendable {
         let basisIsForItem = basis != nil && basis?.entrupyID == item.storable.entrupyID
         for round in 0..<Self.maxRounds {
             let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: item.entrupyID)
-            let change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify)
+            var change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify)
+            // Notifications carry the organisation's own ID for the submitter: looked up only
+            // when something is to be sent (one query, from the SDK users mirror).
+            if !change.deliveries.isEmpty, let username = item.username,
+               let uniqueUserID = try await store.uniqueUserID(username: username) {
+                change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify, uniqueUserID: uniqueUserID)
+            }
             if let result = try await store.commit(change) {
                 report(result, item: item, source: source)
                 return result
@@ -95,7 +101,7 @@ public struct ReconcilePipeline: Sendable {
 
     /// Steps 2 and 3: pure.
     func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?,
-              notify: Bool = true) -> ReconcileChange {
+              notify: Bool = true, uniqueUserID: String? = nil) -> ReconcileChange {
         if let stored, stored.fetchedAt > observedAt {
             return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored, transitions: [],
                                    deliveries: [], stale: true)
@@ -103,7 +109,8 @@ public struct ReconcilePipeline: Sendable {
         let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
         // A backfill reads history: it records the timeline but notifies nobody.
         let rules = source == .backfill || !notify ? nil : self.rules?.current
-        let deliveries = rules.map { DeliveryPlanner.plan(rules: $0, item: item, transitions: transitions, occurredAt: observedAt) } ?? []
+        let deliveries = rules.map { DeliveryPlanner.plan(rules: $0, item: item, transitions: transitions, occurredAt: observedAt,
+                                                                uniqueUserID: uniqueUserID) } ?? []
         return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored,
                                transitions: transitions, deliveries: deliveries)
     }

@@ -14,10 +14,14 @@ public struct APIItemDetail: Encodable, Sendable {
     let webhooks: [APIWebhookEvent]?
     let deliveries: [APIDeliveryHistory]?
     let timeline: [APITimelineEvent]
+    let details: APIItemDetails
+    /// Null when unknown, or when the reader may not see people.
+    @AlwaysPresent var submitter: APISubmitter?
+    let resubmissions: [APIItemSummary]
 
     enum CodingKeys: String, CodingKey {
         case model, certificateURL = "certificate_url", firstSeenAt = "first_seen_at", fetchedAt = "fetched_at"
-        case transitions, reconciliations, webhooks, deliveries, timeline
+        case transitions, reconciliations, webhooks, deliveries, timeline, details, submitter, resubmissions
     }
 
     public init(_ detail: ItemDetail) {
@@ -31,6 +35,11 @@ public struct APIItemDetail: Encodable, Sendable {
         webhooks = detail.webhooks?.map(APIWebhookEvent.init)
         deliveries = detail.deliveries?.map(APIDeliveryHistory.init)
         timeline = detail.timeline.map(APITimelineEvent.init)
+        details = APIItemDetails(detail.details)
+        submitter = detail.submitter.map {
+            APISubmitter(uniqueUserID: $0.uniqueUserID, email: $0.email, firstName: $0.firstName, lastName: $0.lastName)
+        }
+        resubmissions = detail.resubmissions.map(APIItemSummary.init)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,5 +54,8 @@ public struct APIItemDetail: Encodable, Sendable {
         try c.encodeIfPresent(webhooks, forKey: .webhooks)
         try c.encodeIfPresent(deliveries, forKey: .deliveries)
         try c.encode(timeline, forKey: .timeline)
+        try c.encode(details, forKey: .details)
+        try c.encode(_submitter, forKey: .submitter)
+        try c.encode(resubmissions, forKey: .resubmissions)
     }
 }
