@@ -122,3 +122,28 @@ struct CatalogueIDTests {
         #expect(item.submittedAt == ISODate.parse("2026-11-20T10:00:00Z"))
     }
 }
+
+@Suite("What support messages and certificate transfers say")
+struct WebhookNoteTests {
+    func note(_ type: String?, _ json: String) -> String? {
+        WebhookNote.read(eventType: type, body: Array(json.utf8))
+    }
+
+    @Test func theirTextReachesTheTimeline() {
+        #expect(note("support.message", #"{"id": "e", "type": "support.message", "data": {"item": {}, "message": {"id": "m", "text": "We are on it.", "author": "Entrupy Support"}}}"#)
+                == "Entrupy Support: We are on it.")
+        #expect(note("support.message", #"{"data": {"message": {"text": "No author."}}}"#) == "No author.")
+        #expect(note("certificate.transfer", #"{"data": {"transfer": {"id": "t", "status": "completed"}}}"#) == "certificate transfer completed")
+    }
+
+    @Test func otherEventsAndHostileBodiesSayNothing() {
+        #expect(note("session.completed", #"{"data": {"message": {"text": "x"}}}"#) == nil)
+        #expect(note(nil, #"{"data": {"message": {"text": "x"}}}"#) == nil)
+        #expect(note("support.message", "not json") == nil)
+        #expect(note("support.message", #"{"data": {"message": {"text": 7}}}"#) == nil)
+        #expect(note("support.message", #"{"data": {"message": {"text": "   "}}}"#) == nil)
+        let long = String(repeating: "a", count: 5_000)
+        #expect(note("support.message", "{\"data\": {\"message\": {\"text\": \"\(long)\"}}}")?.count == WebhookNote.maxCharacters)
+        #expect(note("support.message", #"{"data": {"message": {"text": "a\u0000b"}}}"#) == "a\u{FFFD}b")
+    }
+}

@@ -21,6 +21,22 @@ struct QueryParsingTests {
         #expect(range.since == ISODate.parse("2026-11-01") && range.until == ISODate.parse("2026-11-02T12:00:00Z"))
     }
 
+    /// Issue 12: as people type them.
+    @Test func searchTermsAsPeopleTypeThem() throws {
+        let query = try ItemSearchQuery.parse([("brand", "Louis Vuitton"), ("brand", "NIKE"), ("result", "Unidentified"),
+                                               ("result", "Under Review"), ("flag", "Flagged"), ("category", "Sneakers")], now: now)
+        #expect(query.brands == ["louis_vuitton", "nike"] && query.results == ["unknown", "needs_review"])
+        #expect(query.flags == ["flagged"] && query.categories == ["sneakers"])
+        // A date alone as `until` includes that whole day; `since` starts it.
+        let day = try ItemSearchQuery.parse([("since", "2026-11-20"), ("until", "2026-11-20")], now: now)
+        #expect(day.since == ISODate.parse("2026-11-20T00:00:00Z") && day.until == ISODate.parse("2026-11-21T00:00:00Z"))
+        // Epoch seconds where ISO dates are accepted, fractions too.
+        let epoch = try ItemSearchQuery.parse([("since", "1763596800"), ("until", "1763683200.5")], now: now)
+        #expect(epoch.since == Date(timeIntervalSince1970: 1_763_596_800) && epoch.until == Date(timeIntervalSince1970: 1_763_683_200.5))
+        let events = try EventListQuery.parse([("until", "2026-11-20")])
+        #expect(events.until == ISODate.parse("2026-11-21T00:00:00Z"))
+    }
+
     @Test func problemsNameTheParameter() {
         let cases: [([(String, String)], String, String)] = [
             ([("limit", "0")], "limit", "must be a whole number from 1 to 100"),
@@ -29,7 +45,12 @@ struct QueryParsingTests {
             ([("colour", "red")], "colour", "unknown parameter"),
             ([("since", "last week")], "since", "must be an ISO 8601 date"),
             ([("last_days", "3"), ("until", "2026-11-01")], "last_days", "cannot be combined with since or until"),
-            ([("since", "2026-11-02"), ("until", "2026-11-02")], "until", "must be later than since"),
+            ([("since", "2026-11-03"), ("until", "2026-11-02")], "until", "must be later than since"),
+            ([("since", "2026-11-02T00:00:00Z"), ("until", "2026-11-02T00:00:00Z")], "until", "must be later than since"),
+            ([("since", "1e10")], "since", "must be an ISO 8601 date"),
+            ([("since", "-5")], "since", "must be an ISO 8601 date"),
+            ([("since", "99999999999999")], "since", "must be an ISO 8601 date"),
+            ([("until", "1.2.3")], "until", "must be an ISO 8601 date"),
             ([("cursor", "!!")], "cursor", "is not a cursor this server gave out"),
             ([("cursor", PageCursor(key: "12").text)], "cursor", "is not a cursor of this list"),
             ([("brand", "")], "brand", "must not be empty"),

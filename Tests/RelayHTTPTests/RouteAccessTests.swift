@@ -25,6 +25,9 @@ struct APIRoute: Sendable, CustomTestStringConvertible {
         APIRoute(method: .get, path: "/v1/items", body: nil, allowed: [.admin, .support, .consumer], success: .ok),
         APIRoute(method: .get, path: "/v1/items/E1", body: nil, allowed: [.admin, .support, .consumer], success: .ok),
         APIRoute(method: .post, path: "/v1/items/E1/reconcile", body: nil, allowed: [.admin, .support], success: .accepted),
+        // No Entrupy API in the harness: an allowed caller with a valid body reaches the 503 that says so.
+        APIRoute(method: .post, path: "/v1/items/import", body: #"{"customer_item_id": "sku-1"}"#, allowed: [.admin, .support],
+                 success: .serviceUnavailable),
         APIRoute(method: .get, path: "/v1/deliveries", body: nil, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .post, path: "/v1/deliveries/1/retry", body: nil, allowed: [.admin, .support], success: .accepted),
         APIRoute(method: .get, path: "/v1/events", body: nil, allowed: [.admin], success: .ok),

@@ -79,6 +79,47 @@ struct ItemDetailsAPITests {
         }
     }
 
+    /// An item the relay never saw (its webhook was lost) is pulled in by support, from the API
+    /// or from the console's empty search.
+    @Test func supportImportsAnUnseenItem() async throws {
+        try await ReconcileStack.with { stack async throws in
+            let support = try await APIAccess.token(stack.database, role: .support)
+            let consumer = try await APIAccess.token(stack.database, role: .consumer)
+            let unseen = try await stack.simulator.createItem("sku-unseen", result: "authentic", final: true, webhook: false)
+            let relay = stack.relay
+            #expect(try await relay.get("/v1/items/sku-unseen", token: support).status == 404)
+            #expect(try await relay.post("/v1/items/import", token: consumer, json: #"{"customer_item_id": "sku-unseen"}"#).status == 403)
+            for bad in [#"{}"#, #"{"customer_item_id": ""}"#, #"{"customer_item_id": 7}"#, #"{"entrupy_id": "a", "customer_item_id": "b"}"#,
+                        #"{"sku": "x"}"#, #"[1]"#, "not json", #"{"customer_item_id": "a\u0001b"}"#] {
+                let answer = try await relay.post("/v1/items/import", token: support, json: bad)
+                #expect(answer.status == 400 && answer.json?["error"] != nil, "\(bad): \(answer.status) \(answer.body)")
+            }
+            let missing = try await relay.post("/v1/items/import", token: support, json: #"{"customer_item_id": "sku-nobody-has"}"#)
+            #expect(missing.status == 404 && ((missing.json?["error"] as? [String: Any])?["message"] as? String)?.contains("Entrupy has no item") == true,
+                    "\(missing.body)")
+            let imported = try await relay.post("/v1/items/import", token: support, json: #"{"customer_item_id": "sku-unseen"}"#)
+            #expect(imported.status == 201 && imported.json?["entrupy_id"] as? String == unseen, "\(imported.body)")
+            #expect((imported.json?["transitions"] as? [[String: Any]])?.first?["kind"] as? String == "item.created")
+            // Again: already known, fetched again.
+            let again = try await relay.post("/v1/items/import", token: support, json: "{\"entrupy_id\": \"\(unseen)\"}")
+            #expect(again.status == 200)
+
+            // The console offers it when a search by customer item ID finds nothing.
+            let other = try await stack.simulator.createItem("sku-console-unseen", result: "unknown", final: true, webhook: false)
+            let cookie = try await ConsoleSignIn.session(relay, token: support)
+            let empty = try await relay.request("/console/items?customer_item_id=sku-console-unseen", headers: [("Cookie", cookie)])
+            #expect(empty.status == 200 && empty.body.contains("id=\"import\""))
+            let csrf = try #require(empty.body.components(separatedBy: #"name="csrf" value=""#).dropFirst().first?.prefix { $0 != "\"" })
+            let posted = try await relay.request("/console/items/import", method: .POST, headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)],
+                body: Array("csrf=\(csrf)&customer_item_id=sku-console-unseen".utf8))
+            #expect(posted.status == 303 && posted.header("Location")?.hasPrefix("/console/items/\(other)") == true, "\(posted.status)")
+            let consumerCookie = try await ConsoleSignIn.session(relay, token: consumer)
+            let noOffer = try await relay.request("/console/items?customer_item_id=sku-none", headers: [("Cookie", consumerCookie)])
+            #expect(noOffer.status == 200 && !noOffer.body.contains("id=\"import\""))
+        }
+    }
+
     /// Rules templates get the new fields; `rules check` knows them.
     @Test func templatesRenderResultTextFlagReasonPhotoAndSubmitter() throws {
         let raw = try JSONValue.parse(Array("""

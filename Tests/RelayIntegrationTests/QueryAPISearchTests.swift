@@ -14,7 +14,18 @@ struct QueryAPISearchTests {
                     ("brand=nike&brand=adidas&result=authentic", "brand IN ('nike', 'adidas') AND result = 'authentic'"),
                     ("flag=flagged&category=luxury", "flag = 'flagged' AND category = 'luxury'"),
                     ("username=Org-user-3", "username = 'Org-user-3'"),
-                    ("customer_item_id=sku-seed-17", "customer_item_id = 'sku-seed-17'"),
+                    // Customer item IDs and usernames match by prefix (issue 12); `_` and `%` are literal.
+                    ("customer_item_id=sku-seed-17", "customer_item_id LIKE 'sku-seed-17%'"),
+                    ("customer_item_id=sku-seed-2&customer_item_id=sku-seed-3", "customer_item_id LIKE 'sku-seed-2%' OR customer_item_id LIKE 'sku-seed-3%'"),
+                    ("customer_item_id=sku_seed", "false"),
+                    ("username=Org-user", "username LIKE 'Org-user%'"),
+                    // Brand, category and result in any case, or as displayed.
+                    ("brand=Nike&result=Unidentified", "brand = 'nike' AND result = 'unknown'"),
+                    ("brand=Louis%20Vuitton&category=LUXURY&result=Under%20Review", "brand = 'louis_vuitton' AND category = 'luxury' AND result = 'needs_review'"),
+                    // A date alone as `until` includes that day.
+                    ("until=\(Self.day(0))", "listed_at < ((now() AT TIME ZONE 'UTC')::date + 1)::timestamp AT TIME ZONE 'UTC'"),
+                    // Epoch seconds (whole seconds, so half a minute from the seeded minutes' boundaries).
+                    ("since=\(Int(Date().timeIntervalSince1970) - 3630)", "listed_at >= now() - interval '3630 seconds'"),
                     ("result=needs_review&brand=louis_vuitton", "result = 'needs_review' AND brand = 'louis_vuitton'"),
                     ("last_days=1", "listed_at >= now() - interval '1 day'"),
                     ("since=\(Self.iso(-3600))&until=\(Self.iso(-1800))",
@@ -38,6 +49,11 @@ struct QueryAPISearchTests {
                 #expect(dates == dates.sorted(by: >), "newest first")
             }
         }
+    }
+
+    /// Today's (UTC) date plus `days`, as `2026-11-20`.
+    static func day(_ days: Int) -> String {
+        String(ISODate.text(Date().addingTimeInterval(Double(days) * 86_400)).prefix(10))
     }
 
     @Test func cursorsWalkEveryItemOnceWhileNewOnesArrive() async throws {

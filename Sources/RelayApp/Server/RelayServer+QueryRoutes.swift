@@ -10,7 +10,7 @@ extension RelayServer {
     /// `/v1/...`, `/openapi.json` and `/console/...`, sharing one authenticator (and so one
     /// count of failed sign-ins per client address), on `client`: the API's own pool.
     static func addQueryRoutes(to router: Router<RelayRequestContext>, settings: RelaySettings, client: PostgresClient,
-                               api: EntrupyAPIClient?, logger: Logger) {
+                               api: EntrupyAPIClient?, importer: (any ItemImporting)?, logger: Logger) {
         let tokens = PostgresTokenRepository(client: client, logger: logger)
         let auth = BearerAuthenticator(
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
@@ -20,7 +20,7 @@ extension RelayServer {
             items: PostgresItemRepository(client: client, logger: logger),
             deliveries: PostgresDeliveryRepository(client: client, logger: logger),
             events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),
-            sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api,
+            sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api, importer: importer,
             sessionLifetime: .seconds(settings.http.consoleSessionHours * 3600), secureCookies: settings.http.consoleSecureCookies,
             tokenConcurrency: settings.http.apiTokenConcurrency
         ).add(to: router)

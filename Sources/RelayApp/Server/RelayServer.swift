@@ -8,6 +8,7 @@ import Prometheus
 import RelayCore
 import RelayHTTP
 import RelayStore
+import RelayWorker
 import ServiceLifecycle
 
 /// Wires the `serve` process: the HTTP application and the services it needs, in the order
@@ -84,7 +85,12 @@ public struct RelayServer {
         }
 
         // The query API, the console and the SDK endpoint.
-        Self.addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, logger: logger)
+        // Import of unseen items runs the reconcile pipeline here (the worker's, when this process has one).
+        let importer: (any ItemImporting)? = worker.map { PipelineItemImporter(pipeline: $0.pipeline) } ?? api.map { api in
+            PipelineItemImporter(pipeline: ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger),
+                                                             rules: try? WorkerAssembly.rulesStore(settings: settings), logger: logger))
+        }
+        Self.addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, importer: importer, logger: logger)
 
         application = Application(
             router: router,

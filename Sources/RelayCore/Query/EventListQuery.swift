@@ -30,7 +30,7 @@ public struct EventListQuery: Sendable, Equatable {
         query.entrupyIDs = try parameters.values("entrupy_id")
         query.customerItemIDs = try parameters.values("customer_item_id")
         query.since = try parameters.date("since")
-        query.until = try parameters.date("until")
+        query.until = try parameters.date("until", endOfDay: true)
         try QueryParameters.checkOrder(since: query.since, until: query.until)
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
         query.before = try parameters.cursor(timed: false)?.id

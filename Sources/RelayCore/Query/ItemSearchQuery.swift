@@ -18,14 +18,15 @@ public struct ItemSearchQuery: Sendable, Equatable {
     public var flags: [String] = []
     public var brands: [String] = []
     public var categories: [String] = []
+    /// Usernames, each matching by prefix.
     public var usernames: [String] = []
-    /// Exact customer item IDs.
+    /// Customer item IDs, each matching by prefix (`sku-1` finds `sku-1` and `sku-12`).
     public var customerItemIDs: [String] = []
     /// SDK users' own IDs (as given to `POST /v1/sdk/authorize`), matched through their usernames.
     public var uniqueUserIDs: [String] = []
     /// Submission time (first sight when Entrupy gave none), inclusive.
     public var since: Date?
-    /// Exclusive.
+    /// Exclusive (a date given alone means the end of that day).
     public var until: Date?
     public var limit = ItemSearchQuery.defaultLimit
     public var cursor: PageCursor?
@@ -37,15 +38,19 @@ public struct ItemSearchQuery: Sendable, Equatable {
     public static func parse(_ pairs: [(String, String)], now: Date = Date()) throws(QueryParameterError) -> ItemSearchQuery {
         let parameters = try QueryParameters(pairs, allowed: parameterNames)
         var query = ItemSearchQuery()
-        query.results = try parameters.values("result")
-        query.flags = try parameters.values("flag", in: flags)
-        query.brands = try parameters.values("brand")
-        query.categories = try parameters.values("category")
+        // As people type them: any case, display names (`Unidentified`, `Louis Vuitton`).
+        query.results = try parameters.values("result").map(CatalogueID.result)
+        query.flags = try parameters.values("flag").map { $0.lowercased() }
+        for flag in query.flags where !flags.contains(flag) {
+            throw QueryParameterError("flag", "must be one of \(flags.joined(separator: ", ")), not \"\(flag)\"")
+        }
+        query.brands = try parameters.values("brand").map(CatalogueID.from)
+        query.categories = try parameters.values("category").map(CatalogueID.from)
         query.usernames = try parameters.values("username")
         query.customerItemIDs = try parameters.values("customer_item_id")
         query.uniqueUserIDs = try parameters.values("unique_user_id")
         query.since = try parameters.date("since")
-        query.until = try parameters.date("until")
+        query.until = try parameters.date("until", endOfDay: true)
         if let days = try parameters.integer("last_days", in: 1...maxLastDays) {
             if query.since != nil || query.until != nil {
                 throw QueryParameterError("last_days", "cannot be combined with since or until")

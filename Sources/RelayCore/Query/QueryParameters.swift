@@ -48,12 +48,28 @@ public struct QueryParameters: Sendable {
     }
 
     /// An ISO 8601 date (`2026-11-01`) or date-time (`2026-11-01T08:30:00Z`).
-    public func date(_ name: String) throws(QueryParameterError) -> Date? {
+    /// A time as people give it: an ISO 8601 date-time, a date, or epoch seconds (Unix time,
+    /// fractions allowed, 0 to the year 9999). `endOfDay` (for an exclusive `until`) makes a
+    /// bare date mean the end of that day, so `until=2026-11-20` includes the 20th.
+    public func date(_ name: String, endOfDay: Bool = false) throws(QueryParameterError) -> Date? {
         guard let text = try single(name) else { return nil }
+        if let seconds = Self.epochSeconds(text) { return Date(timeIntervalSince1970: seconds) }
         guard let date = ISODate.parse(text) else {
-            throw QueryParameterError(name, "must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+            throw QueryParameterError(name, "must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z, or epoch seconds")
         }
-        return date
+        let isDateOnly = text.trimmingCharacters(in: .whitespaces).count == 10
+        return endOfDay && isDateOnly ? date.addingTimeInterval(86_400) : date
+    }
+
+    /// Digits with at most one decimal point, within 0 and the year 9999: nothing a float
+    /// conversion could turn into an infinity or an exponent.
+    static func epochSeconds(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 20,
+              trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              trimmed.filter({ $0 == "." }).count <= 1, trimmed.first != ".", trimmed.last != ".",
+              let value = Double(trimmed), value.isFinite, value >= 0, value <= 253_402_300_799 else { return nil }
+        return value
     }
 
     /// Every value of a parameter that may repeat, each one of `choices`.

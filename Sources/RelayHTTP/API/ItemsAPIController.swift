@@ -4,17 +4,21 @@ import Logging
 import RelayCore
 import RelayStore
 
-/// `/v1/items`: search, one item with its whole history, and a re-fetch on demand.
+/// `/v1/items`: search, one item with its whole history, a re-fetch on demand, and import of an unseen item.
 public struct ItemsAPIController: Sendable {
     let items: any ItemQueries
+    /// Nil when the Entrupy API is not configured (import answers 503).
+    let importer: (any ItemImporting)?
 
-    public init(items: any ItemQueries) {
+    public init(items: any ItemQueries, importer: (any ItemImporting)? = nil) {
         self.items = items
+        self.importer = importer
     }
 
     /// On the signed-in `/v1` group.
     func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
         v1.on(.get, "items", needs: .readItems, use: search)
+        v1.on(.post, "items/import", needs: .reconcileItems, use: importItem)
         v1.on(.get, "items/{entrupy_id}", needs: .readItems, use: show)
         v1.on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
     }

@@ -16,6 +16,8 @@ public struct QueryRoutes: Sendable {
     public var sdkUsers: any SDKUserStore
     /// Nil when the Entrupy API is not configured (`/v1/sdk/authorize` answers 503).
     public var api: EntrupyAPIClient?
+    /// Nil when the Entrupy API is not configured (`/v1/items/import` answers 503).
+    public var importer: (any ItemImporting)?
     public var sessionLifetime: Duration
     public var secureCookies: Bool
     /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY).
@@ -23,7 +25,9 @@ public struct QueryRoutes: Sendable {
 
     public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
-                api: EntrupyAPIClient?, sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8) {
+                api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, sessionLifetime: Duration, secureCookies: Bool,
+                tokenConcurrency: Int = 8) {
+        self.importer = importer
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
@@ -41,12 +45,12 @@ public struct QueryRoutes: Sendable {
         let v1 = router.group("v1")
             .add(middleware: BearerAuthMiddleware(auth: auth))
             .add(middleware: TokenConcurrencyMiddleware(slots: SlotCounter(limit: tokenConcurrency)))
-        ItemsAPIController(items: items).addRoutes(to: v1)
+        ItemsAPIController(items: items, importer: importer).addRoutes(to: v1)
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)
         SDKAuthorizeController(api: api, users: sdkUsers).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
-        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries,
+        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries, importer: importer,
                           sessionLifetime: sessionLifetime, secureCookies: secureCookies).addRoutes(to: router)
     }
 }

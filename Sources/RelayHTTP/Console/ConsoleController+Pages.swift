@@ -10,6 +10,7 @@ extension ConsoleController {
         "reconciling": "The item will be fetched from Entrupy again in a moment; reload to see the result.",
         "already-delivered": "That delivery was already delivered.",
         "in-flight": "That delivery is being attempted right now.",
+        "imported": "Fetched from Entrupy just now.",
     ]
 
     @Sendable func searchPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -26,7 +27,13 @@ extension ConsoleController {
             return render("items", view, status: .badRequest)
         }
         let page = try await items.search(query)
-        return render("items", ConsoleViews.items(page, query: query, lastDays: pairs.first { $0.0 == "last_days" }?.1, session: session))
+        var view = ConsoleViews.items(page, query: query, lastDays: pairs.first { $0.0 == "last_days" }?.1, session: session)
+        // A customer item ID the relay has never seen: offer to fetch it from Entrupy.
+        if page.items.isEmpty, query.cursor == nil, query.customerItemIDs.count == 1, importer != nil,
+           session.caller.role.allows(.reconcileItems) {
+            view["offerImport"] = ["customer_item_id": query.customerItemIDs[0]]
+        }
+        return render("items", view)
     }
 
     @Sendable func itemPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -65,5 +72,36 @@ extension ConsoleController {
         try await items.queueRefetch(entrupyID: detail.entrupyID, source: .manual)
         context.logger.info("console: reconcile requested", metadata: ["entrupy_id": "\(detail.entrupyID)", "by": "\(session.caller.name)"])
         return Self.redirect("/console/items/\(PercentEncoding.pathSegment(detail.entrupyID))?done=reconciling")
+    }
+
+    /// The console's import: a form with a customer item ID (or Entrupy ID); on success the
+    /// item's page, otherwise the search page saying why.
+    @Sendable func importItem(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let form = try await Self.form(request)
+        let session = try Self.formSession(context, form: form)
+        let target: ItemImportTarget
+        if let id = form["customer_item_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, id.count <= 256 {
+            target = .customerItemID(id)
+        } else if let id = form["entrupy_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, id.count <= 256 {
+            target = .entrupyID(id)
+        } else {
+            throw APIError(.badRequest, "give a customer item ID or an Entrupy ID of at most 256 characters")
+        }
+        func problem(_ text: String, _ status: HTTPResponse.Status) -> Response {
+            var view = ConsoleViews.items(ItemSearchPage(items: [], totalCount: 0, nextCursor: nil), query: ItemSearchQuery(),
+                                          lastDays: nil, session: session)
+            view["problem"] = text
+            return render("items", view, status: status)
+        }
+        guard let importer else { return problem("The Entrupy API is not configured on this relay.", .serviceUnavailable) }
+        do {
+            let imported = try await importer.importItem(target)
+            context.logger.info("console: item imported", metadata: ["entrupy_id": "\(imported.entrupyID)", "by": "\(session.caller.name)"])
+            return Self.redirect("/console/items/\(PercentEncoding.pathSegment(imported.entrupyID))?done=imported")
+        } catch .notFound {
+            return problem("Entrupy has no item “\(target.value.prefix(256))”.", .notFound)
+        } catch .unavailable(let reason) {
+            return problem("Entrupy could not be asked now (\(reason)); try again in a moment.", .serviceUnavailable)
+        }
     }
 }

@@ -20,13 +20,16 @@ public struct ConsoleController: Sendable {
     let sessions: any ConsoleSessionStore
     let items: any ItemQueries
     let deliveries: any DeliveryQueries
+    /// Nil when the Entrupy API is not configured (no import offered).
+    let importer: (any ItemImporting)?
     let sessionLifetime: Duration
     let secureCookies: Bool
     let library: MustacheLibrary
 
     public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore,
-                items: any ItemQueries, deliveries: any DeliveryQueries,
+                items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
                 sessionLifetime: Duration, secureCookies: Bool) {
+        self.importer = importer
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
@@ -51,6 +54,7 @@ public struct ConsoleController: Sendable {
             .on(.get, "items", needs: .readItems, use: searchPage)
             .on(.get, "items/{entrupy_id}", needs: .readItems, use: itemPage)
             .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
+            .on(.post, "items/import", needs: .reconcileItems, use: importItem)
             .on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
     }
 

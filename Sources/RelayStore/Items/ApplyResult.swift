@@ -8,10 +8,13 @@ public struct ApplyResult: Sendable, Equatable {
     public var stale: Bool
     /// Deliveries the transitions caused (created in the same transaction).
     public var deliveries: Int
+    /// The item's Entrupy ID as stored.
+    public var entrupyID: String
 
-    public init(transitions: [Transition], stale: Bool, deliveries: Int = 0) {
+    public init(transitions: [Transition], stale: Bool, deliveries: Int = 0, entrupyID: String = "") {
         self.transitions = transitions
         self.stale = stale
         self.deliveries = deliveries
+        self.entrupyID = entrupyID
     }
 }

@@ -39,16 +39,31 @@ extension PostgresItemRepository {
         return ItemSearchPage(items: items, totalCount: count, nextCursor: next, totalCountExact: exact)
     }
 
-    /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order.
+    /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order. Usernames and
+    /// customer item IDs match by prefix; one prefix (the usual case) is a plain LIKE, which the
+    /// planner (each statement is planned with its values) turns into a range on the
+    /// text_pattern_ops indexes of migration 0014.
     static let filterSQL = rolledUpFilterSQL + """
 
-          AND (cardinality($5::text[]) = 0 OR username = ANY($5::text[]))
-          AND (cardinality($6::text[]) = 0 OR customer_item_id = ANY($6::text[]))
+          AND (cardinality($5::text[]) = 0 OR (cardinality($5::text[]) = 1 AND username LIKE ($5::text[])[1])
+               OR (cardinality($5::text[]) > 1 AND username LIKE ANY($5::text[])))
+          AND (cardinality($6::text[]) = 0 OR (cardinality($6::text[]) = 1 AND customer_item_id LIKE ($6::text[])[1])
+               OR (cardinality($6::text[]) > 1 AND customer_item_id LIKE ANY($6::text[])))
           AND (cardinality($7::text[]) = 0
                OR username IN (SELECT username FROM sdk_users WHERE unique_user_id = ANY($7::text[])))
           AND ($8::timestamptz IS NULL OR listed_at >= $8::timestamptz)
           AND ($9::timestamptz IS NULL OR listed_at < $9::timestamptz)
         """
+
+    /// `LIKE` pattern for "starts with `text`": its own `%`, `_` and `\\` match literally.
+    static func prefixPattern(_ text: String) -> String {
+        var pattern = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
 
     /// The filters the count rollup (`item_counts`, migration 0006) is keyed by: $1 to $4.
     static let rolledUpFilterSQL = """
@@ -60,8 +75,8 @@ extension PostgresItemRepository {
 
     static func filterBinds(_ query: ItemSearchQuery) -> PostgresBindings {
         var binds = PostgresBindings()
-        for values in [query.results, query.flags, query.brands, query.categories, query.usernames, query.customerItemIDs,
-                       query.uniqueUserIDs] {
+        for values in [query.results, query.flags, query.brands, query.categories, query.usernames.map(prefixPattern),
+                       query.customerItemIDs.map(prefixPattern), query.uniqueUserIDs] {
             binds.append(values)
         }
         binds.append(query.since)

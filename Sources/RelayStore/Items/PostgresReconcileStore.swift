@@ -72,7 +72,7 @@ public struct PostgresReconcileStore: Sendable {
             guard try await Self.state(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
             if change.stale {
                 try await recordFetch(change, outcome: "stale", on: tx)
-                return ApplyResult(transitions: [], stale: true, deliveries: 0)
+                return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID)
             }
             let changed = change.basedOn?.snapshot != item.snapshot
             let eventIDs = try await PostgresItemRepository.store(
@@ -80,7 +80,7 @@ public struct PostgresReconcileStore: Sendable {
                 on: tx, logger: logger)
             let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: eventIDs, on: tx, logger: logger)
             try await recordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), on: tx)
-            return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries)
+            return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
         }
     }
 

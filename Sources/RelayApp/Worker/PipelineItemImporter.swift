@@ -1,0 +1,27 @@
+import EntrupyAPI
+import RelayHTTP
+import RelayStore
+import RelayWorker
+
+/// Imports through the reconcile pipeline (source `manual`: support's own request, so it takes
+/// the interactive share of the API budget, and rules fire as for any change).
+struct PipelineItemImporter: ItemImporting {
+    let pipeline: ReconcilePipeline
+
+    func importItem(_ target: ItemImportTarget) async throws(ItemImportError) -> (entrupyID: String, created: Bool) {
+        let wanted: ReconcilePipeline.Target = switch target {
+        case .entrupyID(let id): .entrupyID(id)
+        case .customerItemID(let id): .customerItemID(id)
+        }
+        do {
+            let result = try await pipeline.reconcile(wanted, source: .manual)
+            return (result.entrupyID, result.transitions.contains { $0.kind == .itemCreated })
+        } catch EntrupyAPIError.notFound {
+            throw .notFound
+        } catch let error as EntrupyAPIError {
+            throw .unavailable(error.description)
+        } catch {
+            throw .unavailable("the item could not be stored: \(StoreError.describe(error))")
+        }
+    }
+}
