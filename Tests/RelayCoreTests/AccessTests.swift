@@ -5,7 +5,7 @@ import Testing
 struct AccessTests {
     @Test func rolesAllowWhatTheIssueSays() {
         #expect(Permission.allCases.allSatisfy { Role.admin.allows($0) })
-        #expect(Permission.allCases.filter { Role.support.allows($0) } == [.readItems, .readDeliveries, .retryDeliveries, .reconcileItems])
+        #expect(Permission.allCases.filter { Role.support.allows($0) } == [.readItems, .readDeliveries, .retryDeliveries, .reconcileItems, .readPeople])
         #expect(Permission.allCases.filter { Role.consumer.allows($0) } == [.readItems, .authorizeSDKUsers])
     }
 

@@ -9,6 +9,7 @@ struct QueryAPISearchTests {
             try await APIAccess.seedItems(db, count: 240)
             let token = try await APIAccess.token(db, role: .consumer)
             try await TestRelay.with(database: db, worker: false) { relay async throws in
+                let epoch = Int(Date().timeIntervalSince1970) - 3630
                 let cases: [(String, String)] = [
                     ("", "true"),
                     ("brand=nike&brand=adidas&result=authentic", "brand IN ('nike', 'adidas') AND result = 'authentic'"),
@@ -24,8 +25,8 @@ struct QueryAPISearchTests {
                     ("brand=Louis%20Vuitton&category=LUXURY&result=Under%20Review", "brand = 'louis_vuitton' AND category = 'luxury' AND result = 'needs_review'"),
                     // A date alone as `until` includes that day.
                     ("until=\(Self.day(0))", "listed_at < ((now() AT TIME ZONE 'UTC')::date + 1)::timestamp AT TIME ZONE 'UTC'"),
-                    // Epoch seconds (whole seconds, so half a minute from the seeded minutes' boundaries).
-                    ("since=\(Int(Date().timeIntervalSince1970) - 3630)", "listed_at >= now() - interval '3630 seconds'"),
+                    // Epoch seconds, compared with the same instant (not with a later now()).
+                    ("since=\(epoch)", "listed_at >= to_timestamp(\(epoch))"),
                     ("result=needs_review&brand=louis_vuitton", "result = 'needs_review' AND brand = 'louis_vuitton'"),
                     ("last_days=1", "listed_at >= now() - interval '1 day'"),
                     ("since=\(Self.iso(-3600))&until=\(Self.iso(-1800))",
