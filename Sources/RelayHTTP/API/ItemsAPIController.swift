@@ -19,6 +19,7 @@ public struct ItemsAPIController: Sendable {
     func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
         v1.on(.get, "items", needs: .readItems, use: search)
         v1.on(.post, "items/import", needs: .reconcileItems, use: importItem)
+        v1.on(.get, "items/export", needs: .readItems, use: export)
         v1.on(.get, "items/{entrupy_id}", needs: .readItems, use: show)
         v1.on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
     }

@@ -104,4 +104,17 @@ extension ConsoleController {
             return problem("Entrupy could not be asked now (\(reason)); try again in a moment.", .serviceUnavailable)
         }
     }
+
+    /// The search form's "Export CSV": the same filters, the whole result.
+    @Sendable func exportItems(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        _ = try Self.signedIn(context)
+        let pairs = try request.queryPairs().filter { !$0.1.isEmpty && $0.0 != "limit" && $0.0 != "cursor" && $0.0 != "result_mode" }
+        let query: ItemSearchQuery
+        do {
+            query = try ItemSearchQuery.parse(pairs)
+        } catch {
+            throw APIError(.badRequest, error.description)
+        }
+        return ItemsAPIController.csvResponse(items: items, query: query, logger: context.logger)
+    }
 }

@@ -55,6 +55,7 @@ public struct ConsoleController: Sendable {
             .on(.get, "items/{entrupy_id}", needs: .readItems, use: itemPage)
             .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
             .on(.post, "items/import", needs: .reconcileItems, use: importItem)
+            .on(.get, "items/export", needs: .readItems, use: exportItems)
             .on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
     }
 

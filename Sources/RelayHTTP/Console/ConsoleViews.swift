@@ -37,6 +37,7 @@ enum ConsoleViews {
              "result": item.result ?? "–", "final": item.resultFinal, "flag": item.flag, "brand": item.brand ?? "–",
              "category": item.category ?? "–", "username": item.username ?? "–", "listed_at": time(item.listedAt)]
         }
+        context["exportQuery"] = FormURLEncoding.encode(query.filterPairs)
         if let next = page.nextCursor {
             var pairs = query.filterPairs
             if let lastDays { // keep "last N days" relative rather than pinning the first page's date

@@ -24,6 +24,10 @@ final class MemoryItems: ItemQueries {
         return ItemSearchPage(items: [Self.summary], totalCount: 1, nextCursor: nil)
     }
 
+    func exportChunk(_ query: ItemSearchQuery, after cursor: PageCursor?, limit: Int) async throws -> ([ItemSummary], PageCursor?) {
+        cursor == nil ? ([Self.summary], nil) : ([], nil)
+    }
+
     func detail(_ id: String) async throws -> ItemDetail? {
         guard id == "E1" || id == "C1" else { return nil }
         let at = Date(timeIntervalSince1970: 1_763_000_000)
