@@ -182,6 +182,7 @@ let package = Package(
                 .embedInCode("Resources/console/items.mustache"),
                 .embedInCode("Resources/console/item.mustache"),
                 .embedInCode("Resources/console/message.mustache"),
+                .embedInCode("Resources/console/overview.mustache"),
                 .embedInCode("Resources/console/style.css"),
             ],
             swiftSettings: swiftSettings

@@ -31,6 +31,11 @@ started=$(date +%s)
            'display', jsonb_build_object('header', 'Authentic', 'message', repeat('The item was authenticated. ', 8)))),
            'properties', jsonb_build_object('brand', jsonb_build_object('id', 'nike'), 'model', jsonb_build_object('id', 'model')))
   FROM generate_series(1, $ITEMS) AS n"
+# A final result for each item of the last 31 days (about 42,000), for the overview's latency chart.
+"${PSQL[@]}" -q -c "
+  INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, occurred_at)
+  SELECT entrupy_id, 'result.final', 'needs_review', result, 'webhook', submitted_at + (1 + (hashtext(entrupy_id) & 1023)) * interval '1 second'
+  FROM items WHERE submitted_at > now() - interval '31 days'"
 # The seed's count changes go into the rollup as a worker's fold would (this relay runs without one).
 "${PSQL[@]}" -q -c "SELECT fold_item_count_changes()" -c "VACUUM (ANALYZE) items, item_counts, item_count_changes"
 log "seeded and vacuumed in $(( $(date +%s) - started )) s; $("${PSQL[@]}" -tAc "SELECT pg_size_pretty(pg_total_relation_size('items'))") on disk"
@@ -41,3 +46,13 @@ RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
 "$BIN_DIR/relay-bench" search --url "http://127.0.0.1:$RELAY_PORT" --token "$TOKEN" --rounds "$ROUNDS" --items "$ITEMS"
+
+# The console's overview page (rollup, final-result times, deliveries, queue), signed in as support.
+JAR="$STATE/overview.cookies"
+rm -f "$JAR"
+CSRF=$(curl -fsS -c "$JAR" "http://127.0.0.1:$RELAY_PORT/console/login" | sed -nE 's/.*name="csrf" value="([^"]+)".*/\1/p' | head -1)
+curl -fsS -o /dev/null -b "$JAR" -c "$JAR" --data-urlencode "token=$TOKEN" --data-urlencode "csrf=$CSRF" "http://127.0.0.1:$RELAY_PORT/console/login"
+for _ in $(seq 1 25); do
+  curl -fsS -o /dev/null -b "$JAR" -w '%{time_total}\n' "http://127.0.0.1:$RELAY_PORT/console/overview"
+done | tail -20 | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "  overview page          p50 %6.2f ms   p95 %6.2f ms   max %6.2f ms   (target < 200 ms)\n", t[int(NR/2)+1], t[int(NR*0.95)], t[NR] }'
+

@@ -21,6 +21,7 @@ extension RelayServer {
             deliveries: PostgresDeliveryRepository(client: client, logger: logger),
             events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),
             sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api, importer: importer,
+            overview: PostgresOverviewRepository(client: client, logger: logger),
             sessionLifetime: .seconds(settings.http.consoleSessionHours * 3600), secureCookies: settings.http.consoleSecureCookies,
             tokenConcurrency: settings.http.apiTokenConcurrency
         ).add(to: router)

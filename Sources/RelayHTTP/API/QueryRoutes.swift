@@ -18,6 +18,8 @@ public struct QueryRoutes: Sendable {
     public var api: EntrupyAPIClient?
     /// Nil when the Entrupy API is not configured (`/v1/items/import` answers 503).
     public var importer: (any ItemImporting)?
+    /// The console overview's numbers (nil in router tests: it answers 503).
+    public var overview: (any OverviewQueries)?
     public var sessionLifetime: Duration
     public var secureCookies: Bool
     /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY).
@@ -25,9 +27,10 @@ public struct QueryRoutes: Sendable {
 
     public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
-                api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, sessionLifetime: Duration, secureCookies: Bool,
-                tokenConcurrency: Int = 8) {
+                api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, overview: (any OverviewQueries)? = nil,
+                sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8) {
         self.importer = importer
+        self.overview = overview
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
@@ -50,7 +53,7 @@ public struct QueryRoutes: Sendable {
         EventsAPIController(events: events).addRoutes(to: v1)
         SDKAuthorizeController(api: api, users: sdkUsers).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
-        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries, importer: importer,
+        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
                           sessionLifetime: sessionLifetime, secureCookies: secureCookies).addRoutes(to: router)
     }
 }

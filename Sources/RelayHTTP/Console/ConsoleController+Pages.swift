@@ -117,4 +117,12 @@ extension ConsoleController {
         }
         return ItemsAPIController.csvResponse(items: items, query: query, logger: context.logger)
     }
+
+    /// The picture at a glance, over the last 30 days.
+    @Sendable func overviewPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let session = try Self.signedIn(context)
+        guard let overview else { throw APIError(.serviceUnavailable, "the overview is not available here") }
+        let days = 30
+        return render("overview", ConsoleViews.overview(try await overview.overview(days: days), days: days, session: session))
+    }
 }

@@ -22,14 +22,17 @@ public struct ConsoleController: Sendable {
     let deliveries: any DeliveryQueries
     /// Nil when the Entrupy API is not configured (no import offered).
     let importer: (any ItemImporting)?
+    /// Nil in tests without PostgreSQL (the overview answers 503).
+    let overview: (any OverviewQueries)?
     let sessionLifetime: Duration
     let secureCookies: Bool
     let library: MustacheLibrary
 
     public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
-                sessionLifetime: Duration, secureCookies: Bool) {
+                overview: (any OverviewQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool) {
         self.importer = importer
+        self.overview = overview
         self.auth = auth
         self.tokens = tokens
         self.sessions = sessions
@@ -56,6 +59,7 @@ public struct ConsoleController: Sendable {
             .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
             .on(.post, "items/import", needs: .reconcileItems, use: importItem)
             .on(.get, "items/export", needs: .readItems, use: exportItems)
+            .on(.get, "overview", needs: .readDeliveries, use: overviewPage)
             .on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
     }
 

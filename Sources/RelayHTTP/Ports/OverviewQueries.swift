@@ -1,0 +1,8 @@
+import RelayStore
+
+/// The console overview's numbers (PostgreSQL in service).
+public protocol OverviewQueries: Sendable {
+    func overview(days: Int) async throws -> Overview
+}
+
+extension PostgresOverviewRepository: OverviewQueries {}
