@@ -13,17 +13,36 @@ struct ConsoleTests {
                 try await APIAccess.seedItems(stack.database, count: 25)
                 let id = try await stack.simulator.createItem("sku-console", result: "authentic", final: true)
                 let delivery = try #require(try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .dead).first)
+                // Issue 12: an item with everything (photos, a flag with its reason, a submitter, a resubmission), and one never seen.
+                _ = try await stack.simulator.createItem("sku-dispute", result: "unknown", final: true)
+                let (_, full) = try await stack.simulator.call(.POST, "/_sim/items", .object([
+                    "customer_item_id": .string("sku-dispute"), "brand": .string("louis_vuitton"), "username": .string("org-u7"),
+                    "photos": .number(JSONNumber(4)), "flag_style": .string("object"), "result": .string("invalid"), "final": .bool(true),
+                    "result_reason": .string("the label is not legible"), "style_code": .string("M40712")]))
+                let dispute = try #require(full["entrupy_id"]?.stringValue)
+                try await stack.simulator.call(.POST, "/_sim/items/\(dispute)/flag", .object([
+                    "flag": .string("flagged"),
+                    "flag_info": .object(["id": .string("fi-7"), "label": .string("Customer disputes"), "message": .string("Says the bag is genuine.")])]))
+                try await TestDatabase.withClient(stack.database) { client in
+                    try await client.query("""
+                        INSERT INTO sdk_users (unique_user_id, username, email, first_name, last_name)
+                        VALUES ('emp-42', 'org-u7', 'ana@example.com', 'Ana', 'Lima')
+                        """, logger: TestDatabase.logger)
+                }
+                #expect(try await stack.waitFor(dispute, flag: "flagged"))
+                _ = try await stack.simulator.createItem("sku-never-seen", result: "authentic", final: true, webhook: false)
                 let token = try await APIAccess.token(stack.database, role: .support, name: "console-tester")
                 let out = TestServerProcess.root.appendingPathComponent("test-artifacts/console")
                 try? FileManager.default.removeItem(at: out)
                 let run = try await CommandLineTests.run([
                     TestServerProcess.root.appendingPathComponent("deploy/test-servers/console_browser.py").path,
                     "--base", "http://127.0.0.1:\(stack.relay.port)", "--token", token, "--item", "sku-console",
-                    "--delivery", String(delivery.id), "--out", out.path,
+                    "--delivery", String(delivery.id), "--out", out.path, "--dispute", dispute, "--unseen", "sku-never-seen",
                 ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                          "HOME": FileManager.default.temporaryDirectory.path], executable: try TestServerProcess.python())
                 #expect(run.status == 0 && run.stdout.hasSuffix("ok\n"), "\(run.stdout)\n\(run.stderr.suffix(3000))")
-                for name in ["01-sign-in", "02-items", "03-search", "04-item", "05-retried"] {
+                for name in ["01-sign-in", "02-items", "03-search", "04-item", "05-retried", "06-overview", "07-dispute",
+                             "08-import-offer", "09-imported"] {
                     let data = try? Data(contentsOf: out.appendingPathComponent("\(name).png"))
                     #expect((data?.count ?? 0) > 5_000 && data?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(name).png")
                 }

@@ -21,8 +21,8 @@ struct OverviewTests {
                 try await client.query("UPDATE items SET submitted_at = now() - (random() * 40) * interval '1 day' WHERE entrupy_id LIKE 'old-%'",
                                        logger: TestDatabase.logger)
                 try await client.query("""
-                    INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, occurred_at)
-                    SELECT entrupy_id, 'result.final', 'needs_review', result, 'webhook', submitted_at + (n % 50) * interval '1 minute'
+                    INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, occurred_at, submitted_at)
+                    SELECT entrupy_id, 'result.final', 'needs_review', result, 'webhook', submitted_at + (n % 50) * interval '1 minute', submitted_at
                     FROM (SELECT entrupy_id, result, submitted_at, row_number() OVER (ORDER BY entrupy_id) AS n FROM items) AS i
                     WHERE submitted_at > now() - interval '29 days' AND submitted_at + (n % 50) * interval '1 minute' < now()
                     """, logger: TestDatabase.logger)

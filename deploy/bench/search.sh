@@ -33,8 +33,9 @@ started=$(date +%s)
   FROM generate_series(1, $ITEMS) AS n"
 # A final result for each item of the last 31 days (about 42,000), for the overview's latency chart.
 "${PSQL[@]}" -q -c "
-  INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, occurred_at)
-  SELECT entrupy_id, 'result.final', 'needs_review', result, 'webhook', submitted_at + (1 + (hashtext(entrupy_id) & 1023)) * interval '1 second'
+  INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, occurred_at, submitted_at)
+  SELECT entrupy_id, 'result.final', 'needs_review', result, 'webhook', submitted_at + (1 + (hashtext(entrupy_id) & 1023)) * interval '1 second',
+         submitted_at
   FROM items WHERE submitted_at > now() - interval '31 days'"
 # The seed's count changes go into the rollup as a worker's fold would (this relay runs without one).
 "${PSQL[@]}" -q -c "SELECT fold_item_count_changes()" -c "VACUUM (ANALYZE) items, item_counts, item_count_changes"

@@ -92,6 +92,9 @@ def main():
     parser = argparse.ArgumentParser()
     for name in ("base", "token", "item", "delivery", "out"):
         parser.add_argument("--" + name, required=True)
+    # Issue 12: an item with photos and a flag reason, and a customer item ID the relay never saw.
+    parser.add_argument("--dispute")
+    parser.add_argument("--unseen")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     # The Swift test runner blocks signals and children inherit that: let chromedriver hear SIGTERM.
@@ -139,6 +142,29 @@ def main():
         browser.click(f"#retry-{args.delivery}")
         check(lambda: "attempted again" in browser.text("#notice"), "retrying says so")
         shot("05-retried.png")
+
+        browser.click("#nav-overview")
+        check(lambda: browser.exists("#items-chart svg") and browser.exists("#latency-chart svg"), "the overview draws its charts")
+        check(lambda: "%" in browser.text("#flag-rate"), "the overview gives the flag rate")
+        shot("06-overview.png")
+        if args.dispute:
+            browser.go(args.base + "/console/items/" + args.dispute)
+            check(lambda: browser.exists("#entrupy-says") and browser.exists("#photos img"), "the item page shows what Entrupy says and the photos")
+            check(lambda: "Customer disputes" in browser.text("#flag-info"), "the item page shows the flag's reason")
+            check(lambda: browser.exists("#submitter") and browser.exists("#resubmissions"), "the item page shows the submitter and resubmissions")
+            shot("07-dispute.png")
+        if args.unseen:
+            browser.go(args.base + "/console/items")
+            browser.type("input[name=customer_item_id]", args.unseen)
+            browser.click("#search-button")
+            check(lambda: browser.exists("#import-button"), "an unknown customer item ID is offered for import")
+            check(lambda: "/console/items/export?" in browser.s("GET", f"/element/{browser.find('#export')}/attribute/href"),
+                  "the search offers its CSV export")
+            shot("08-import-offer.png")
+            browser.click("#import-button")
+            check(lambda: "Fetched from Entrupy" in browser.text("#notice") and args.unseen in browser.text("dl.facts"),
+                  "importing lands on the fetched item")
+            shot("09-imported.png")
         browser.click("#sign-out")
         check(lambda: browser.current().endswith("/console/login"), "signing out returns to the sign-in page")
         browser.go(args.base + "/console/items")

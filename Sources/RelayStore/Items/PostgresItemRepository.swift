@@ -39,9 +39,9 @@ public struct PostgresItemRepository: Sendable {
                     fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
                     updated_at = CASE WHEN \(changed) THEN now() ELSE items.updated_at END
                 RETURNING entrupy_id)
-            INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at)
+            INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at, submitted_at)
             SELECT stored.entrupy_id, kind, nullif(from_value, ''), nullif(to_value, ''), \(source.label), \(source.webhookEventID),
-                   \(fetchedAt)
+                   \(fetchedAt), CASE WHEN kind = 'result.final' THEN \(item.submittedAt)::timestamptz END
             FROM stored, unnest(\(transitions.map(\.kind.rawValue))::text[], \(transitions.map { StoredText.clean($0.from ?? "") })::text[],
                                 \(transitions.map { StoredText.clean($0.to ?? "") })::text[])
                  WITH ORDINALITY AS t (kind, from_value, to_value, position)

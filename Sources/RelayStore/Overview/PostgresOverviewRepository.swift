@@ -36,12 +36,12 @@ public struct PostgresOverviewRepository: Sendable {
         }
         var latency: [Overview.Latency] = []
         let times = try await client.query("""
-            SELECT date_trunc('day', e.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*)::int8,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.occurred_at - i.submitted_at))::float8,
-                   percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM e.occurred_at - i.submitted_at))::float8
-            FROM item_events e JOIN items i ON i.entrupy_id = e.entrupy_id
-            WHERE e.kind = 'result.final' AND e.occurred_at > now() - \(days) * interval '1 day'
-              AND i.submitted_at IS NOT NULL AND e.occurred_at >= i.submitted_at
+            SELECT date_trunc('day', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*)::int8,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM occurred_at - submitted_at))::float8,
+                   percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM occurred_at - submitted_at))::float8
+            FROM item_events
+            WHERE kind = 'result.final' AND occurred_at > now() - \(days) * interval '1 day'
+              AND submitted_at IS NOT NULL AND occurred_at >= submitted_at
             GROUP BY 1 ORDER BY 1
             """, logger: logger)
         for try await (day, count, median, p90) in times.decode((Date, Int64, Double, Double).self) {
