@@ -213,11 +213,24 @@ cmd_test() {
   export RELAY_BINARY="$(swift build --show-bin-path)/entrupy-relay"
   log "running the test suite against $(printf '%s' "$url" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#')"
   set +e
-  swift test --skip-build "$@" 2>&1 | tee "$STATE/last-test.log"
-  local status=${PIPESTATUS[0]}
+  local status
+  if [ $# -eq 0 ]; then
+    # The 100,000-item export writes a burst of WAL, and the browser and overview suites load
+    # both cores: beside the rest they starved other suites' 5 s store deadlines on 2 cores.
+    # They run after the rest, on their own.
+    swift test --skip-build --skip "$ALONE_SUITES" 2>&1 | tee "$STATE/last-test.log"
+    status=${PIPESTATUS[0]}
+    log "running $ALONE_SUITES alone"
+    swift test --skip-build --filter "$ALONE_SUITES" 2>&1 | tee -a "$STATE/last-test.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  else
+    swift test --skip-build "$@" 2>&1 | tee "$STATE/last-test.log"
+    status=${PIPESTATUS[0]}
+  fi
   set -e
   return "$status"
 }
+ALONE_SUITES="ItemExportTests|ConsoleTests|OverviewTests|ItemDetailsAPITests"
 
 case "${1:-}" in
   run) cmd_run ;;

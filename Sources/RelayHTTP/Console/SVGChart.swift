@@ -50,6 +50,11 @@ enum SVGChart {
                 return "\(f(left + Double(position) * step)),\(f(plotBottom - (plotBottom - plotTop) * value / maxValue))"
             }
             guard !points.isEmpty else { continue }
+            // A dot per value, so a day standing alone still shows.
+            for point in points {
+                let xy = point.split(separator: ",")
+                svg += ##"<circle cx="\##(xy[0])" cy="\##(xy[1])" r="2.5" fill="\##(palette[(index + 3) % palette.count])"/>"##
+            }
             svg += ##"<polyline points="\##(points.joined(separator: " "))" fill="none" stroke="\##(palette[(index + 3) % palette.count])" stroke-width="2"/>"##
         }
         for (index, label) in labels.enumerated() where labels.count <= 31 && index % max(1, labels.count / 6) == 0 {

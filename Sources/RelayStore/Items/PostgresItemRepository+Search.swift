@@ -12,10 +12,23 @@ extension PostgresItemRepository {
             return ItemSearchPage(items: [], totalCount: try await count(query), nextCursor: nil, countOnly: true)
         }
         async let total = pageTotal(query)
+        var (items, positions) = try await keysetRows(query, after: query.cursor, limit: query.limit + 1)
+        var next: PageCursor?
+        if items.count > query.limit {
+            items.removeLast()
+            next = PageCursor(time: positions[items.count - 1], key: items[items.count - 1].entrupyID)
+        }
+        let (count, exact) = try await total
+        return ItemSearchPage(items: items, totalCount: count, nextCursor: next, totalCountExact: exact)
+    }
+
+    /// Up to `limit` matching items after `cursor`, newest first, with each one's position (for
+    /// a cursor): the search's page and the export's chunks.
+    func keysetRows(_ query: ItemSearchQuery, after cursor: PageCursor?, limit: Int) async throws -> ([ItemSummary], [Int64]) {
         var binds = Self.filterBinds(query)
-        binds.append(query.cursor?.time)
-        binds.append(query.cursor?.key ?? "")
-        binds.append(query.limit + 1)
+        binds.append(cursor?.time)
+        binds.append(cursor?.key ?? "")
+        binds.append(limit)
         let sql = """
             SELECT \(ItemSummary.selectList), (extract(epoch FROM listed_at) * 1000000)::bigint FROM items
             WHERE \(Self.filterSQL)
@@ -30,13 +43,7 @@ extension PostgresItemRepository {
             items.append(ItemSummary(row: (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10)))
             positions.append(r.11)
         }
-        var next: PageCursor?
-        if items.count > query.limit {
-            items.removeLast()
-            next = PageCursor(time: positions[items.count - 1], key: items[items.count - 1].entrupyID)
-        }
-        let (count, exact) = try await total
-        return ItemSearchPage(items: items, totalCount: count, nextCursor: next, totalCountExact: exact)
+        return (items, positions)
     }
 
     /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order. Usernames and

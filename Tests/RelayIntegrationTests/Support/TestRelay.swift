@@ -30,6 +30,9 @@ struct TestRelay {
             "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret-0123456789," + WebhookFixture.secret,
             "STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "PORT": "0",
             "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused",
+            // Dozens of relays share one PostgreSQL during the suite: keep each to the pool it had
+            // before the default grew with WORKER_CONCURRENCY.
+            "DATABASE_POOL_SIZE": "16",
         ]
         env.merge(extra) { _, new in new }
         var settings = try RelaySettings(reader: EnvironmentReader.process(env), receiving: true, reconciling: true)
