@@ -44,8 +44,12 @@ struct DatabaseOutageTests {
                 // the outage can still miss it, so it must become ready soon rather than at once.
                 #expect(try await eventually(timeout: .seconds(10)) { try await relay.request("/readyz").status == 200 })
             }
-            // Only the events that were answered 2xx are stored.
-            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events") == 2)
+            // Every event answered 2xx is stored, once. The one refused during the outage may be
+            // stored too once the database is back (its batch was still waiting for a connection when
+            // the request's 3 s ran out): Entrupy's retry of it is then a duplicate. Nothing twice.
+            let stored = try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_events")
+            #expect(stored == 2 || stored == 3, "\(stored) events stored")
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) - count(DISTINCT dedup_key) FROM webhook_events") == 0)
         }
     }
 
