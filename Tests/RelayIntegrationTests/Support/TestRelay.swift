@@ -33,6 +33,10 @@ struct TestRelay {
             // Dozens of relays share one PostgreSQL during the suite: keep each to the pool it had
             // before the default grew with WORKER_CONCURRENCY.
             "DATABASE_POOL_SIZE": "16",
+            // A store is answered 503 after this; on a loaded 2-core CI box with the whole suite
+            // running, 5 s was missed now and then by tests whose point is not speed. Tests of the
+            // deadline itself set their own.
+            "WEBHOOK_STORE_TIMEOUT_MS": "15000",
         ]
         env.merge(extra) { _, new in new }
         var settings = try RelaySettings(reader: EnvironmentReader.process(env), receiving: true, reconciling: true)
