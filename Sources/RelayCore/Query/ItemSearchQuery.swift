@@ -64,6 +64,12 @@ public struct ItemSearchQuery: Sendable, Equatable {
         return query
     }
 
+    /// Only the filters of a query string, for the whole result (an export): the page's own
+    /// parameters (`limit`, `cursor`, `result_mode`) are ignored rather than refused.
+    public static func parseFilters(_ pairs: [(String, String)], now: Date = Date()) throws(QueryParameterError) -> ItemSearchQuery {
+        try parse(pairs.filter { !["limit", "cursor", "result_mode"].contains($0.0) }, now: now)
+    }
+
     /// The filters as query-string pairs (no limit, cursor or mode): for "next page" links.
     public var filterPairs: [(String, String)] {
         var pairs: [(String, String)] = []

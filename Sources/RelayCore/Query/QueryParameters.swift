@@ -68,7 +68,7 @@ public struct QueryParameters: Sendable {
         guard !trimmed.isEmpty, trimmed.count <= 20,
               trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               trimmed.filter({ $0 == "." }).count <= 1, trimmed.first != ".", trimmed.last != ".",
-              let value = Double(trimmed), value.isFinite, value >= 0, value <= 253_402_300_799 else { return nil }
+              let value = Double(trimmed), value.isFinite, value >= 0, value <= EntrupyItemParser.latestEpoch else { return nil }
         return value
     }
 

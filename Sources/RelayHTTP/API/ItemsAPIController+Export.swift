@@ -19,7 +19,7 @@ extension ItemsAPIController {
     @Sendable func export(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let query = try request.query { pairs throws(QueryParameterError) in
-            try ItemSearchQuery.parse(pairs.filter { $0.0 != "limit" && $0.0 != "cursor" && $0.0 != "result_mode" })
+            try ItemSearchQuery.parseFilters(pairs)
         }
         context.logger.info("api: export started", metadata: ["by": "\(caller.name)"])
         return Self.csvResponse(items: items, query: query, logger: context.logger)

@@ -29,32 +29,28 @@ extension ItemsAPIController {
         return try JSONResponse.make(APIItemDetail(detail.visible(to: caller.role)), status: imported.created ? .created : .ok)
     }
 
-    /// Exactly one of the two identifiers, a non-blank string of at most 256 characters.
+    /// Exactly one of the two identifiers, checked as `ItemImportTarget(field:value:)` says.
     static func importTarget(_ request: Request) async throws -> ItemImportTarget {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: 16_384)
-        } catch {
-            throw APIError(.contentTooLarge, "request body exceeds 16384 bytes")
-        }
-        guard let json = try? JSONValue.parse(Array(buffer.readableBytesView)), let object = json.objectValue else {
-            throw APIError(.badRequest, "the body must be a JSON object with entrupy_id or customer_item_id")
-        }
-        if let unknown = object.keys.sorted().first(where: { !importFields.contains($0) }) {
-            throw APIError(.badRequest, "field \"\(unknown.prefix(64))\": unknown field")
-        }
+        let object = try await JSONRequestBody.object(request, maxBytes: 16_384, fields: importFields,
+                                                      expected: "the body must be a JSON object with entrupy_id or customer_item_id")
         guard object.count == 1, let (name, value) = object.first else {
             throw APIError(.badRequest, "give exactly one of entrupy_id and customer_item_id")
         }
-        guard let text = value.stringValue?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text.count <= 256,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIError(.badRequest, "field \"\(name)\": must be a non-blank string of at most 256 characters, without control characters")
-        }
-        return name == "entrupy_id" ? .entrupyID(text) : .customerItemID(text)
+        return try ItemImportTarget(field: name, value: value.stringValue)
     }
 }
 
 extension ItemImportTarget {
+    /// `entrupy_id` or `customer_item_id` with a non-blank text of at most 256 characters and no
+    /// control characters (trimmed), from the API's JSON or the console's form alike.
+    init(field: String, value: String?) throws {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text.count <= 256,
+              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError(.badRequest, "field \"\(field.prefix(64))\": must be a non-blank string of at most 256 characters, without control characters")
+        }
+        self = field == "entrupy_id" ? .entrupyID(text) : .customerItemID(text)
+    }
+
     var fieldName: String {
         switch self {
         case .entrupyID: "entrupy_id"

@@ -61,18 +61,7 @@ public struct SDKAuthorizeController: Sendable {
     }
 
     static func parse(_ request: Request) async throws -> AuthorizeUserRequest {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
-            throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
-        }
-        guard let json = try? JSONValue.parse(Array(buffer.readableBytesView)), let object = json.objectValue else {
-            throw APIError(.badRequest, "the body must be a JSON object")
-        }
-        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw APIError(.badRequest, "field \"\(unknown.prefix(64))\": unknown field")
-        }
+        let object = try await JSONRequestBody.object(request, maxBytes: maxBodyBytes, fields: fields)
         func text(_ name: String, required: Bool) throws -> String? {
             switch object[name] {
             case nil, .null?:

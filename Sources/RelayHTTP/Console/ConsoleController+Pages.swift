@@ -79,14 +79,8 @@ extension ConsoleController {
     @Sendable func importItem(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let form = try await Self.form(request)
         let session = try Self.formSession(context, form: form)
-        let target: ItemImportTarget
-        if let id = form["customer_item_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, id.count <= 256 {
-            target = .customerItemID(id)
-        } else if let id = form["entrupy_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, id.count <= 256 {
-            target = .entrupyID(id)
-        } else {
-            throw APIError(.badRequest, "give a customer item ID or an Entrupy ID of at most 256 characters")
-        }
+        let field = form["customer_item_id"]?.isEmpty == false ? "customer_item_id" : "entrupy_id"
+        let target = try ItemImportTarget(field: field, value: form[field])
         func problem(_ text: String, _ status: HTTPResponse.Status) -> Response {
             var view = ConsoleViews.items(ItemSearchPage(items: [], totalCount: 0, nextCursor: nil), query: ItemSearchQuery(),
                                           lastDays: nil, session: session)
@@ -108,10 +102,10 @@ extension ConsoleController {
     /// The search form's "Export CSV": the same filters, the whole result.
     @Sendable func exportItems(_ request: Request, context: RelayRequestContext) async throws -> Response {
         _ = try Self.signedIn(context)
-        let pairs = try request.queryPairs().filter { !$0.1.isEmpty && $0.0 != "limit" && $0.0 != "cursor" && $0.0 != "result_mode" }
+        let pairs = try request.queryPairs().filter { !$0.1.isEmpty }
         let query: ItemSearchQuery
         do {
-            query = try ItemSearchQuery.parse(pairs)
+            query = try ItemSearchQuery.parseFilters(pairs)
         } catch {
             throw APIError(.badRequest, error.description)
         }

@@ -1,0 +1,25 @@
+import Hummingbird
+import NIOCore
+import RelayCore
+
+/// A request's JSON object body, read as every JSON-body route reads it: at most `maxBytes`
+/// (413 over it), a JSON object (400 otherwise, saying `expected`), and no field outside
+/// `fields` (400 naming the first unknown one).
+enum JSONRequestBody {
+    static func object(_ request: Request, maxBytes: Int, fields: Set<String>,
+                       expected: String = "the body must be a JSON object") async throws -> [String: JSONValue] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBytes)
+        } catch {
+            throw APIError(.contentTooLarge, "request body exceeds \(maxBytes) bytes")
+        }
+        guard let json = try? JSONValue.parse(Array(buffer.readableBytesView)), let object = json.objectValue else {
+            throw APIError(.badRequest, expected)
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw APIError(.badRequest, "field \"\(unknown.prefix(64))\": unknown field")
+        }
+        return object
+    }
+}
