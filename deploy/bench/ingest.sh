@@ -91,14 +91,6 @@ RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
 # CPU seconds (user+system) of a process and, for the postmaster, of all its backends.
-cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
-pg_cpu() {
-  local master; master=$(head -1 "$PG_DATA/postmaster.pid" 2>/dev/null || pg_as_owner head -1 "$PG_DATA/postmaster.pid")
-  local total=0 pid
-  for pid in $(pgrep -P "$master"); do total=$((total + $(cpu_of "$pid"))); done
-  echo "$total"
-}
-TICKS=$(getconf CLK_TCK)
 RELAY_CPU0=$(cpu_of "$RELAY_PID"); PG_CPU0=$(pg_cpu)
 THREADS=${WRK_THREADS:-1}
 log "wrk: $THREADS thread(s), $CONCURRENCY connections, ${DURATION}s"

@@ -43,3 +43,14 @@ wait_http() {
   for _ in $(seq 1 100); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
   log "$1 did not answer"; return 1
 }
+
+# cpu_of PID: the process's user + system CPU so far, in clock ticks (TICKS a second).
+cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# pg_cpu: the same for the cluster's server processes (backends come and go: sample around the load).
+pg_cpu() {
+  local master; master=$(head -1 "$PG_DATA/postmaster.pid" 2>/dev/null || pg_as_owner head -1 "$PG_DATA/postmaster.pid")
+  local total=0 pid
+  for pid in $(pgrep -P "$master"); do total=$((total + $(cpu_of "$pid"))); done
+  echo "$total"
+}
+TICKS=$(getconf CLK_TCK)
