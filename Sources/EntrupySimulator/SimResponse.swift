@@ -6,7 +6,7 @@ import NIOCore
 /// bodies read as the simulator's own JSON.
 enum SimResponse {
     static func json(_ value: SimJSON, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.text)))
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: value.bytes)))
     }
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
