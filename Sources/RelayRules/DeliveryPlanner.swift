@@ -9,7 +9,7 @@ public enum DeliveryPlanner {
     public static func plan(rules: RuleSet, item: EntrupyItem, transitions: [Transition], occurredAt: Date,
                             uniqueUserID: String? = nil) -> [PlannedDelivery] {
         var planned: [PlannedDelivery] = []
-        guard !transitions.isEmpty else { return planned }
+        guard !transitions.isEmpty, !rules.rules.isEmpty else { return planned }
         let details = ItemDetails.read(from: item.raw)
         for (position, transition) in transitions.enumerated() {
             let subject = NotificationSubject(item: item, transition: transition, occurredAt: occurredAt, details: details,

@@ -102,4 +102,15 @@ struct EntrupyItemParserTests {
         let json = try JSONValue.parse(Array(#"{"entrupy_id": "E1", "timestamp": {"epoch": 253402300799}}"#.utf8))
         #expect(try EntrupyItemParser.parse(json).submittedAt == Date(timeIntervalSince1970: 253_402_300_799))
     }
+
+    @Test(arguments: [("sku-1", "sku-1"), ("  sku 1 ", "sku 1"), ("\u{00A0}sku\u{2003}", "sku"), ("x", "x"), ("a\tb", "a\tb"),
+                      ("é", "é"), ("\nsku", "sku"), ("sku\u{0085}", "sku")])
+    func valuesAreTrimmedOfWhitespaceAtBothEnds(raw: String, kept: String) {
+        #expect(EntrupyItemParser.nonEmpty(raw) == kept)
+    }
+
+    @Test(arguments: ["", " ", "\u{00A0}\n\t"])
+    func blankValuesAreAbsent(raw: String) {
+        #expect(EntrupyItemParser.nonEmpty(raw) == nil)
+    }
 }

@@ -101,6 +101,10 @@ public enum EntrupyItemParser {
     }
 
     static func nonEmpty(_ text: String) -> String? {
+        // Most values have nothing to trim: printable ASCII at both ends is kept as it is.
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return text
+        }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -11,7 +11,11 @@ public enum JSONResponse {
     }
 
     static func make(bytes: Data, status: HTTPResponse.Status) -> Response {
+        make(buffer: ByteBuffer(bytes: bytes), status: status)
+    }
+
+    static func make(buffer: ByteBuffer, status: HTTPResponse.Status) -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                 body: .init(byteBuffer: buffer))
     }
 }

@@ -112,7 +112,7 @@ public struct WebhookController: Sendable {
             "stored_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
-        return try JSONResponse.make(APIWebhookAccepted(result))
+        return APIWebhookAccepted(result).response
     }
 
     /// `Connection: close` (and a Retry-After): the rest of an unread body is not waited for.
