@@ -14,8 +14,6 @@ extension SimJSON {
 
     /// Compact JSON with object keys sorted, so the same value always gives the same bytes
     /// (a re-sent webhook is byte-identical, and its signature with it).
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
     var bytes: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(1024)

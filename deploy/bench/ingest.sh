@@ -90,7 +90,7 @@ LUA
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
-# CPU seconds (user+system) of a process and, for the postmaster, of all its backends.
+# CPU ticks (cpu_of, pg_cpu in lib/bench.sh) around the load.
 RELAY_CPU0=$(cpu_of "$RELAY_PID"); PG_CPU0=$(pg_cpu)
 THREADS=${WRK_THREADS:-1}
 log "wrk: $THREADS thread(s), $CONCURRENCY connections, ${DURATION}s"
