@@ -6,7 +6,7 @@ import RelayCore
 
 /// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
 /// their jobs), the record of the fetch and the webhook event's new state, in one
-/// transaction under a per-item advisory lock. The change was computed against a stored
+/// transaction that holds the item's row lock. The change was computed against a stored
 /// state read earlier; if another worker stored the item meanwhile the commit is refused
 /// (`nil`) and the caller diffs again, so each transition is recorded once.
 public struct PostgresReconcileStore: Sendable {
@@ -41,9 +41,20 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     static func state(of entrupyID: String, on connection: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        let rows = try await connection.query("""
+        try await decodeState(connection.query("""
             SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(entrupyID)
-            """, logger: logger)
+            """, logger: logger))
+    }
+
+    /// The stored state, with the item's row locked until the transaction ends (an item not
+    /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
+    static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
+        try await decodeState(tx.query("""
+            SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(entrupyID) FOR UPDATE
+            """, logger: logger))
+    }
+
+    private static func decodeState(_ rows: PostgresRowSequence) async throws -> StoredItemState? {
         for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
             return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
         }
@@ -64,34 +75,63 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
+    /// Three statements: lock and read the item's row, then one that writes the item, its
+    /// timeline, the record of the fetch and the events' state (and one more for deliveries,
+    /// when the rules planned some).
     public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
-        return try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
-            try await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(\(item.entrupyID), 7361))", logger: logger)
-            guard try await Self.state(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
-            if change.stale {
-                try await recordFetch(change, outcome: "stale", on: tx)
-                return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID)
+        do {
+            return try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
+                guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
+                var sql = PostgresQuery.StringInterpolation(literalCapacity: 3_000, interpolationCount: 32)
+                sql.appendLiteral("WITH ")
+                if change.stale {
+                    try Self.appendRecordFetch(change, outcome: "stale", to: &sql)
+                    sql.appendLiteral("SELECT 1::int8, '{}'::int8[], (SELECT count(*) FROM covered)::int8")
+                } else {
+                    let changed = change.basedOn?.snapshot != item.snapshot
+                    PostgresItemRepository.appendStore(item, fetchedAt: change.observedAt, new: change.basedOn == nil, changed: changed,
+                                                       transitions: change.transitions, source: change.source, to: &sql)
+                    sql.appendLiteral(",\n")
+                    try Self.appendRecordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), to: &sql)
+                    sql.appendLiteral("""
+                        SELECT (SELECT count(*) FROM stored)::int8, coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}')::int8[],
+                               (SELECT count(*) FROM covered)::int8
+                        """)
+                }
+                let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+                var written: (items: Int64, eventIDs: [Int64], covered: Int64)?
+                for try await row in rows.decode((Int64, [Int64], Int64).self) { written = row }
+                guard let written else { throw StoreError.missingResult }
+                // Another worker stored the new item first: undo the fetch's record, and diff again.
+                guard written.items == 1 else { throw CommitRefused() }
+                if written.covered > 0 {
+                    Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
+                }
+                if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
+                let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: written.eventIDs,
+                                                                             on: tx, logger: logger)
+                return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
             }
-            let changed = change.basedOn?.snapshot != item.snapshot
-            let eventIDs = try await PostgresItemRepository.store(
-                item, fetchedAt: change.observedAt, changed: changed, transitions: change.transitions, source: change.source,
-                on: tx, logger: logger)
-            let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: eventIDs, on: tx, logger: logger)
-            try await recordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), on: tx)
-            return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
+        } catch let error as PostgresTransactionError where error.closureError is CommitRefused && error.rollbackError == nil {
+            return nil
         }
     }
 
-    /// One row per fetch that reached the store, for the item's timeline (at the time the
-    /// answer was requested, like the transitions it caused); the webhook event that asked for
-    /// it is marked processed, and (for a fetch of the item, not a search) so is every other
-    /// queued one about the item that arrived before the fetch was requested.
-    private func recordFetch(_ change: ReconcileChange, outcome: String, on tx: PostgresConnection) async throws {
+    /// Thrown inside the commit's transaction to roll it back (`withTransaction` hands it on
+    /// wrapped in a `PostgresTransactionError`).
+    private struct CommitRefused: Error {}
+
+    /// Appends the CTEs that record the fetch (one row per fetch that reached the store, for
+    /// the item's timeline, at the time the answer was requested like the transitions it
+    /// caused) and mark the webhook event that asked for it processed, and (for a fetch of the
+    /// item, not a search) every other queued one about the item that arrived before the
+    /// fetch was requested (`covered`).
+    private static func appendRecordFetch(_ change: ReconcileChange, outcome: String,
+                                          to sql: inout PostgresQuery.StringInterpolation) throws {
         let entrupyID = StoredText.clean(change.item.entrupyID)
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 900, interpolationCount: 14)
-        sql.appendLiteral("WITH recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note) VALUES (")
+        sql.appendLiteral("recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note) VALUES (")
         sql.appendInterpolation(entrupyID); sql.appendLiteral(", ")
         sql.appendInterpolation(change.source.label); sql.appendLiteral(", ")
         sql.appendInterpolation(change.source.webhookEventID); sql.appendLiteral(", ")
@@ -102,10 +142,5 @@ public struct PostgresReconcileStore: Sendable {
         // A search answer may lag behind the item itself: only a fetch of the item covers hints.
         try PostgresWebhookEventRepository.appendMarkReconciled(to: &sql, eventID: change.source.webhookEventID, entrupyID: entrupyID,
                                                             covering: change.source == .sync ? nil : change.observedAt)
-        sql.appendLiteral("SELECT count(*)::int8 FROM covered")
-        let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-        for try await covered in rows.decode(Int64.self) where covered > 0 {
-            Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(covered))
-        }
     }
 }

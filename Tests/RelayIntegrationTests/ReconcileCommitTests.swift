@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import RelayCore
+import RelayStore
+import Testing
+
+/// The reconcile commit is a compare-and-swap on the item's row: it stores a change only while
+/// the item is as the change was computed against, so a transition is recorded once however
+/// many workers fetched the item at the same time.
+@Suite("Reconcile commit against real PostgreSQL", .timeLimit(.minutes(2)))
+struct ReconcileCommitTests {
+    static let logger = Logger(label: "reconcile-commit-tests")
+
+    static func change(_ item: EntrupyItem, basedOn: StoredItemState?, at observedAt: Date) -> ReconcileChange {
+        ReconcileChange(item: item, observedAt: observedAt, source: .sweep, basedOn: basedOn,
+                        transitions: TransitionDiffer.diff(from: basedOn?.snapshot, to: item.snapshot), deliveries: [])
+    }
+
+    @Test func aNewItemCommittedByEightWorkersAtOnceIsStoredOnce() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                let now = try await store.clock()
+                let fetched = EntrupyItem(entrupyID: "ENT-CAS-1", result: "authentic", resultFinal: true)
+                let expected = TransitionDiffer.diff(from: nil, to: fetched.snapshot)
+                let results = try await withThrowingTaskGroup(of: ApplyResult?.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { try await store.commit(Self.change(fetched, basedOn: nil, at: now)) }
+                    }
+                    return try await group.reduce(into: [ApplyResult?]()) { $0.append($1) }
+                }
+                #expect(!expected.isEmpty)
+                #expect(results.compactMap { $0 }.count == 1, "\(results)")
+                #expect(results.compactMap { $0 }.first?.transitions == expected)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM items") == 1)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events") == expected.count)
+                // The refused commits' records of their fetch were rolled back with them.
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations") == 1)
+            }
+        }
+    }
+
+    /// The race the row lock cannot cover: the item is not stored when the commit reads it,
+    /// and another worker's first store of it is still uncommitted. The commit waits on the
+    /// insert's conflict, then gives up rather than overwrite it.
+    @Test func aFirstStoreThatLosesTheRaceToAnUncommittedOneIsRefused() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                try await client.withConnection { other async throws in
+                    try await other.query("BEGIN", logger: Self.logger)
+                    try await other.query("INSERT INTO items (entrupy_id, result, fetched_at, raw) VALUES ('ENT-CAS-4', 'replica', now(), '{}')",
+                                          logger: Self.logger)
+                    let fetched = EntrupyItem(entrupyID: "ENT-CAS-4", result: "authentic", resultFinal: true)
+                    let now = try await store.clock()
+                    let commit = Task { try await store.commit(Self.change(fetched, basedOn: nil, at: now)) }
+                    // Only once the commit waits on the uncommitted row does the other worker commit.
+                    let waiting = try await eventually(timeout: .seconds(10)) {
+                        try await TestDatabase.scalar(db, """
+                            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                            """) == 1
+                    }
+                    #expect(waiting)
+                    try await other.query("COMMIT", logger: Self.logger)
+                    #expect(try await commit.value == nil)
+                }
+                #expect(try await store.state(of: "ENT-CAS-4")?.snapshot.result == "replica")
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events") == 0)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations") == 0)
+            }
+        }
+    }
+
+    @Test func aCommitComputedAgainstAStateNoLongerStoredIsRefusedAndWritesNothing() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                let pending = EntrupyItem(entrupyID: "ENT-CAS-2", result: nil, resultFinal: false)
+                #expect(try await store.commit(Self.change(pending, basedOn: nil, at: try await store.clock())) != nil)
+                let first = try #require(try await store.state(of: "ENT-CAS-2"))
+
+                let authentic = EntrupyItem(entrupyID: "ENT-CAS-2", result: "authentic", resultFinal: true)
+                let stored = try await store.commit(Self.change(authentic, basedOn: first, at: try await store.clock()))
+                #expect(stored?.transitions.isEmpty == false)
+                let events = try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events")
+
+                // A worker that diffed against the first state, and one that thinks the item is new.
+                let flagged = EntrupyItem(entrupyID: "ENT-CAS-2", result: "authentic", resultFinal: true, flag: "flagged")
+                #expect(try await store.commit(Self.change(flagged, basedOn: first, at: try await store.clock())) == nil)
+                #expect(try await store.commit(Self.change(flagged, basedOn: nil, at: try await store.clock())) == nil)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events") == events)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations") == 2)
+                #expect(try await store.state(of: "ENT-CAS-2")?.snapshot == authentic.snapshot)
+
+                // Diffed again against what is stored, the same answer lands.
+                let current = try await store.state(of: "ENT-CAS-2")
+                let again = try await store.commit(Self.change(flagged, basedOn: current, at: try await store.clock()))
+                #expect(again?.transitions.map(\.kind) == [.flagRaised])
+                #expect(try await store.state(of: "ENT-CAS-2")?.snapshot == flagged.snapshot)
+            }
+        }
+    }
+
+    @Test func anAnswerOlderThanTheStoredOneIsRecordedAsStaleAndChangesNothing() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                let early = try await store.clock()
+                let authentic = EntrupyItem(entrupyID: "ENT-CAS-3", result: "authentic", resultFinal: true)
+                #expect(try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock())) != nil)
+                let stored = try await store.state(of: "ENT-CAS-3")
+                var stale = Self.change(EntrupyItem(entrupyID: "ENT-CAS-3"), basedOn: stored, at: early)
+                stale.transitions = []
+                stale.stale = true
+                #expect(try await store.commit(stale)?.stale == true)
+                #expect(try await store.state(of: "ENT-CAS-3") == stored)
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE outcome = 'stale'") == 1)
+            }
+        }
+    }
+}
