@@ -75,9 +75,9 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
-    /// Three statements: lock and read the item's row, then one that writes the item, its
-    /// timeline, the record of the fetch and the events' state (and one more for deliveries,
-    /// when the rules planned some).
+    /// Two statements in the transaction: lock and read the item's row, then one that writes
+    /// the item, its timeline, the record of the fetch and the events' state (and one more for
+    /// deliveries, when the rules planned some).
     public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
