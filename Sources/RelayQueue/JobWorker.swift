@@ -29,6 +29,9 @@ public final class JobWorker: Service, Sendable {
         var held: [Int64: ClaimedJob] = [:]
         var executing = 0
         var notified = false
+        /// The last claim got all it asked for, so more may be waiting. Without it (and with no
+        /// NOTIFY and no poll due), a freed slot is no reason to ask: the queue was empty.
+        var backlog = true
         var stopping = false
     }
 
@@ -56,7 +59,12 @@ public final class JobWorker: Service, Sendable {
         let wake = self.wake
         finisher = FinishBatcher(client: queue.client, worker: configuration.workerID, lease: configuration.lease,
                                  batchSize: configuration.claimBatch, logger: workerLogger) { [workerLogger] entries, states in
-            state.withLock { run in for entry in entries { run.held[entry.job.id] = nil } }
+            // A run put back (retry, snooze) may be due at once: worth a claim, as a NOTIFY would be.
+            let putBack = states.values.contains(.retryable)
+            state.withLock { run in
+                for entry in entries { run.held[entry.job.id] = nil }
+                if putBack { run.notified = true }
+            }
             wake.signal()
             Self.count(entries, states: states, logger: workerLogger)
         }
@@ -86,16 +94,19 @@ public final class JobWorker: Service, Sendable {
 
     private var isStopping: Bool { state.withLock { $0.stopping } || Task.isCancelled }
 
-    /// How many jobs to claim now: none while too many runs wait to be recorded; under load
-    /// only once a batch's worth of slots is free, unless woken by NOTIFY or the poll.
+    /// How many jobs to claim now: none while too many runs wait to be recorded; all free
+    /// slots when woken by NOTIFY (or a rescue) or when the poll is due; while the last claim
+    /// came back full, once a batch's worth of slots is free (or none is busy); otherwise none:
+    /// asking an empty queue again each time a run ends cost more than the runs themselves.
     private func claimSize(polled: Bool) -> Int {
         let unrecorded = finisher.unrecorded
         return state.withLock { run -> Int in
             let free = min(configuration.concurrency - run.executing, configuration.maxUnrecorded - unrecorded)
             guard free > 0 else { return 0 }
-            let eager = run.notified || polled || run.executing == 0
+            let eager = run.notified || polled
             run.notified = false
-            return eager || free >= configuration.claimBatch ? free : 0
+            if eager { return free }
+            return run.backlog && (run.executing == 0 || free >= configuration.claimBatch) ? free : 0
         }
     }
 
@@ -109,6 +120,8 @@ public final class JobWorker: Service, Sendable {
                 lastClaim = .now
                 do {
                     claimed = try await queue.claim(worker: configuration.workerID, limit: size, lease: configuration.lease, kinds: kinds)
+                    let full = claimed.count == size
+                    state.withLock { $0.backlog = full }
                 } catch {
                     logger.warning("claiming jobs failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
                 }
@@ -204,7 +217,10 @@ public final class JobWorker: Service, Sendable {
         for await _ in AsyncTimerSequence(interval: configuration.maintenanceInterval, clock: .continuous).cancelOnGracefulShutdown() {
             do {
                 let rescue = try await queue.rescueExpiredLeases(maxCrashes: configuration.maxCrashes)
-                if rescue.retried > 0 { wake.signal() }
+                if rescue.retried > 0 {
+                    state.withLock { $0.notified = true }
+                    wake.signal()
+                }
                 if rescue.dead > 0 {
                     logger.error("jobs whose workers kept dying are dead", metadata: ["count": "\(rescue.dead)"])
                 }

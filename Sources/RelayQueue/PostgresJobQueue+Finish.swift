@@ -18,6 +18,9 @@ extension PostgresJobQueue {
     public static func finish(_ runs: [JobFinish], records: [any JobRecordWrite] = [], worker: String,
                               on connection: PostgresConnection, logger: Logger) async throws -> [Int64: JobState] {
         guard !runs.isEmpty else { return [:] }
+        if records.isEmpty, runs.allSatisfy({ $0.outcome == .completed }) {
+            return try await completed(runs, worker: worker, on: connection, logger: logger)
+        }
         let columns = runs.map(\.columns)
         var sql = PostgresQuery.StringInterpolation(literalCapacity: 2048, interpolationCount: 6)
         sql.appendLiteral("WITH input AS (SELECT * FROM unnest(")
@@ -64,6 +67,22 @@ extension PostgresJobQueue {
         sql.appendLiteral("\n    RETURNING j.id, j.state)")
         sql.appendLiteral("\nSELECT id, state FROM updated")
         let rows = try await connection.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        var states: [Int64: JobState] = [:]
+        for try await (id, state) in rows.decode((Int64, JobState).self) { states[id] = state }
+        return states
+    }
+
+    /// The common case, a batch of runs that all completed and wrote nothing else: the same
+    /// outcome as the general statement, in one a third as costly to plan (planning was most
+    /// of the general one's cost in the reconcile benchmark's profile).
+    private static func completed(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
+                                  logger: Logger) async throws -> [Int64: JobState] {
+        let rows = try await connection.query("""
+            UPDATE jobs j SET state = \(JobState.completed), finished_at = now(), lease_expires_at = NULL
+            FROM unnest(\(runs.map(\.id))::bigint[], \(runs.map(\.attempt))::int[]) AS i (id, attempt)
+            WHERE j.id = i.id AND j.attempt = i.attempt AND j.state = \(JobState.running) AND j.leased_by = \(worker)
+            RETURNING j.id, j.state
+            """, logger: logger)
         var states: [Int64: JobState] = [:]
         for try await (id, state) in rows.decode((Int64, JobState).self) { states[id] = state }
         return states

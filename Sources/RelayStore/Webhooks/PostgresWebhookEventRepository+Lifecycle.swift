@@ -12,7 +12,10 @@ extension PostgresWebhookEventRepository {
             SELECT w.id, w.entrupy_id, w.customer_item_id, w.state, w.received_at,
                    (extract(epoch FROM statement_timestamp() - w.received_at) * 1000)::int8, statement_timestamp(),
                    i.result, i.result_final, i.flag, i.fetched_at
-            FROM webhook_events w LEFT JOIN items i ON i.entrupy_id = w.entrupy_id
+            FROM webhook_events w
+                 -- Not a plain join: items has a dozen indexes, and planning the join weighed them all.
+                 LEFT JOIN LATERAL (SELECT result, result_final, flag, fetched_at FROM items
+                                    WHERE items.entrupy_id = w.entrupy_id LIMIT 1) i ON true
             WHERE w.id = \(id)
             """, logger: logger)
         for try await (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt)
