@@ -81,7 +81,10 @@ seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once
              '$KEY_ID'
       FROM event, generate_series(0, $n - 1) g RETURNING id)
     INSERT INTO jobs (kind, args, unique_key, max_attempts)
-    SELECT 'deliver', jsonb_build_object('delivery_id', id), 'delivery:' || id, 10 FROM created" >/dev/null
+    SELECT 'deliver', jsonb_build_object('delivery_id', id), 'delivery:' || id, 10 FROM created;
+    -- Wake the workers as the relay's own enqueue does (the jobs table has no trigger for it):
+    -- without it they find these jobs at their next poll, up to JOB_POLL_MS counted as sending.
+    SELECT pg_notify('relay_jobs', '');" >/dev/null
 }
 rate_of() { # rate_of CHANNEL: delivered per second from the first creation to the last delivery
   "${PSQL[@]}" -tAc "SELECT count(*), round((count(*) / extract(epoch FROM max(delivered_at) - min(created_at)))::numeric, 0)
