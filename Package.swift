@@ -88,7 +88,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The Entrupy REST API client: lookup, get, search, authorize-user, health (and its monitor), rate budget.
+        // The Entrupy REST API client: lookup, get, search, authorize-user, health (and its monitor);
+        // it waits on the rate budget that RelayRuntime defines.
         .target(
             name: "EntrupyAPI",
             dependencies: [
@@ -131,7 +132,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Job runtime and handlers: reconcile, deliver; lease, retry and sweep loops.
+        // What jobs do: the reconcile pipeline and the deliver handler (RelayQueue runs them), and
+        // the sweep, sync, backfill, rules reload and count folding services.
         .target(
             name: "RelayWorker",
             dependencies: [

@@ -6,7 +6,7 @@ import ServiceLifecycle
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Run jobs without an HTTP server: reconcile webhooks and items, deliver emails and callbacks, sweep, sync by search (one replica at a time), check Entrupy's health, reload rules on SIGHUP. Run as many as you like."
+        abstract: "Run jobs without an HTTP server: reconcile webhooks and items, deliver emails and callbacks, sweep, sync by search (one replica at a time), fold the search's item counts, check Entrupy's health, reload rules on SIGHUP. Run as many as you like."
     )
 
     @Option(help: "Serve /healthz, /readyz and /metrics on this port (none by default).")

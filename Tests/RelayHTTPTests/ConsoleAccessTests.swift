@@ -26,6 +26,27 @@ struct ConsoleAccessTests {
         }
     }
 
+    /// The console's sign-in and the API share one count of failed tokens per address: bad
+    /// tokens typed into the form earn the same 429 as bad bearer tokens, and the form signs a
+    /// valid token in even then.
+    @Test func signInFailuresShareTheAPIsThrottle() async throws {
+        try await RouterHarness.application(failureLimit: 2).test(.router) { client in
+            func signIn(_ token: String) async throws -> TestResponse {
+                try await client.execute(uri: "/console/login", method: .post,
+                                         headers: [.cookie: "relay_login_csrf=c1", .contentType: "application/x-www-form-urlencoded"],
+                                         body: ByteBuffer(string: "csrf=c1&token=\(token)"))
+            }
+            #expect(try await signIn("guess-1").status == .unauthorized)
+            let limited = try await signIn("guess-2")
+            #expect(limited.status == .tooManyRequests)
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 > 50)
+            #expect(try await client.execute(uri: "/v1/items", method: .get, headers: RouterHarness.bearer("guess-3")).status == .tooManyRequests)
+            #expect(try await signIn("").status == .tooManyRequests)
+            let valid = try await signIn("support-token")
+            #expect(valid.status == .seeOther && valid.headers[.location] == "/console/items")
+        }
+    }
+
     @Test("each role on the console", arguments: Role.allCases)
     func roles(_ role: Role) async throws {
         let items = MemoryItems()

@@ -15,7 +15,7 @@ enum RouterHarness {
         let auth = BearerAuthenticator(
             tokens: MemoryTokens(), addressResolver: ClientAddressResolver(trustedProxies: []),
             limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
-        QueryRoutes(auth: auth, tokens: MemoryTokens(), sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
+        QueryRoutes(auth: auth, sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
                     events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
                     secureCookies: false, tokenConcurrency: tokenConcurrency).add(to: router)
         return Application(router: router)

@@ -46,7 +46,7 @@ struct OverviewTests {
                 let unknownToday = try await TestDatabase.scalar(db, "SELECT count(*) FROM items WHERE result = 'unknown' AND (listed_at AT TIME ZONE 'UTC')::date = (now() AT TIME ZONE 'UTC')::date")
                 #expect(overview.days.last?.byResult["unknown"] == unknownToday)
                 #expect(overview.deliveries.values.reduce(0, +) == 50)
-                #expect(overview.deliveries["dead"] == (try await TestDatabase.scalar(db, "SELECT count(*) FROM deliveries WHERE state = 'dead'")))
+                #expect(overview.deliveries[.dead] == (try await TestDatabase.scalar(db, "SELECT count(*) FROM deliveries WHERE state = 'dead'")))
                 let finals = try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events WHERE kind = 'result.final' AND occurred_at > now() - interval '30 days'")
                 #expect(overview.latency.reduce(0) { $0 + $1.count } == finals)
                 let median = try await TestDatabase.scalar(db, """

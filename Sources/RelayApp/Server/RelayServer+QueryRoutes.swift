@@ -16,7 +16,7 @@ extension RelayServer {
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
             limiter: FailedAttemptLimiter(limit: settings.http.authFailureLimit, window: .seconds(settings.http.authFailureWindowSeconds)))
         QueryRoutes(
-            auth: auth, tokens: tokens, sessions: PostgresSessionRepository(client: client, logger: logger),
+            auth: auth, sessions: PostgresSessionRepository(client: client, logger: logger),
             items: PostgresItemRepository(client: client, logger: logger),
             deliveries: PostgresDeliveryRepository(client: client, logger: logger),
             events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),

@@ -8,7 +8,6 @@ import RelayCore
 /// tests run the whole role × route matrix on in-memory doubles.
 public struct QueryRoutes: Sendable {
     public var auth: BearerAuthenticator
-    public var tokens: any TokenChecking
     public var sessions: any ConsoleSessionStore
     public var items: any ItemQueries
     public var deliveries: any DeliveryQueries
@@ -25,14 +24,13 @@ public struct QueryRoutes: Sendable {
     /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY).
     public var tokenConcurrency: Int
 
-    public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore, items: any ItemQueries,
+    public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
                 api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, overview: (any OverviewQueries)? = nil,
                 sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8) {
         self.importer = importer
         self.overview = overview
         self.auth = auth
-        self.tokens = tokens
         self.sessions = sessions
         self.items = items
         self.deliveries = deliveries
@@ -53,7 +51,7 @@ public struct QueryRoutes: Sendable {
         EventsAPIController(events: events).addRoutes(to: v1)
         SDKAuthorizeController(api: api, users: sdkUsers).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
-        ConsoleController(auth: auth, tokens: tokens, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
+        ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
                           sessionLifetime: sessionLifetime, secureCookies: secureCookies).addRoutes(to: router)
     }
 }

@@ -33,13 +33,20 @@ public struct BearerAuthenticator: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw Self.unauthorized("the Authorization header must be Bearer <token>")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        if let caller = try await tokens.authenticate(token) { return caller }
+        if let caller = try await check(String(parts[1]), request: request, context: context, from: "api") { return caller }
+        throw Self.unauthorized("invalid or revoked token")
+    }
+
+    /// The caller a token names, or nil when it names none (the API's and the console's sign-in
+    /// share this): a failure is counted, logged with the client's address and throttled, so
+    /// an address over its limit gets 429 instead.
+    func check(_ token: String, request: Request, context: RelayRequestContext, from surface: String) async throws -> Caller? {
+        if let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) { return caller }
         let client = clientAddress(request, context: context)
         Counter(label: "relay_api_auth_failures_total").increment()
-        context.logger.warning("api: invalid token", metadata: ["client": "\(client)"])
+        context.logger.warning("\(surface): invalid token", metadata: ["client": "\(client)"])
         if let wait = limiter.retryAfter(client) ?? limiter.recordFailure(client) { throw Self.tooMany(wait) }
-        throw Self.unauthorized("invalid or revoked token")
+        return nil
     }
 
     public func clientAddress(_ request: Request, context: RelayRequestContext) -> String {

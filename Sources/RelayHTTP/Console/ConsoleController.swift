@@ -16,7 +16,6 @@ public struct ConsoleController: Sendable {
     static let maxFormBytes = 16 * 1024
 
     let auth: BearerAuthenticator
-    let tokens: any TokenChecking
     let sessions: any ConsoleSessionStore
     let items: any ItemQueries
     let deliveries: any DeliveryQueries
@@ -28,13 +27,12 @@ public struct ConsoleController: Sendable {
     let secureCookies: Bool
     let library: MustacheLibrary
 
-    public init(auth: BearerAuthenticator, tokens: any TokenChecking, sessions: any ConsoleSessionStore,
+    public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
                 overview: (any OverviewQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool) {
         self.importer = importer
         self.overview = overview
         self.auth = auth
-        self.tokens = tokens
         self.sessions = sessions
         self.items = items
         self.deliveries = deliveries
@@ -71,17 +69,12 @@ public struct ConsoleController: Sendable {
     }
 
     @Sendable func login(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let client = auth.clientAddress(request, context: context)
         let form = try await Self.form(request)
         guard let expected = request.cookies[Self.loginCookie]?.value, let sent = form["csrf"],
               Self.constantTimeEqual(expected, sent) else {
             return loginForm(request, context: context, problem: "The sign-in form expired; please try again.", status: .forbidden)
         }
-        guard let token = form["token"], let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) else {
-            context.logger.warning("console: sign-in refused", metadata: ["client": "\(client)"])
-            if let wait = auth.limiter.retryAfter(client) ?? auth.limiter.recordFailure(client) {
-                throw BearerAuthenticator.tooMany(wait)
-            }
+        guard let caller = try await auth.check(form["token"] ?? "", request: request, context: context, from: "console") else {
             return loginForm(request, context: context, problem: "That token is not valid (or was revoked).", status: .unauthorized)
         }
         let created = try await sessions.create(for: caller, lifetime: sessionLifetime)

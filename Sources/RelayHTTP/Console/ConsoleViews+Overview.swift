@@ -37,11 +37,11 @@ extension ConsoleViews {
         context["latencyDays"] = o.latency.suffix(7).reversed().map { l -> [String: Any] in
             ["day": label(l.day), "count": l.count, "median": minutes(l.medianSeconds), "p90": minutes(l.p90Seconds)]
         }
-        let states = ["delivered", "pending", "failed", "dead"]
+        let states: [DeliveryState] = [.delivered, .pending, .failed, .dead]
         context["deliveriesChart"] = SVGChart.stackedColumns(
-            states.map { SVGChart.Column(label: $0, segments: [($0, Double(o.deliveries[$0] ?? 0))]) },
-            keys: states, title: "Deliveries created in the last \(days) days, by state", width: 360, height: 180)
-        context["deliveries"] = states.map { ["state": $0, "count": o.deliveries[$0] ?? 0] }
+            states.map { SVGChart.Column(label: $0.rawValue, segments: [($0.rawValue, Double(o.deliveries[$0] ?? 0))]) },
+            keys: states.map(\.rawValue), title: "Deliveries created in the last \(days) days, by state", width: 360, height: 180)
+        context["deliveries"] = states.map { ["state": $0.rawValue, "count": o.deliveries[$0] ?? 0] }
         context["queue"] = ["available": o.queueAvailable, "lag": minutes(o.queueLagSeconds), "dead": o.queueDead]
         context["days"] = days
         return context

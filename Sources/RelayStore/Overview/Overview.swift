@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// The picture at a glance (the console's overview): the last `days` days, by UTC day.
 public struct Overview: Sendable, Equatable {
@@ -34,13 +35,13 @@ public struct Overview: Sendable, Equatable {
     public var days: [Day]
     public var latency: [Latency]
     /// Deliveries created in the period, by state.
-    public var deliveries: [String: Int]
+    public var deliveries: [DeliveryState: Int]
     public var queueAvailable: Int
     /// Age of the oldest job waiting to run (0 when none): how far behind the queue is.
     public var queueLagSeconds: Double
     public var queueDead: Int
 
-    public init(days: [Day], latency: [Latency], deliveries: [String: Int], queueAvailable: Int, queueLagSeconds: Double, queueDead: Int) {
+    public init(days: [Day], latency: [Latency], deliveries: [DeliveryState: Int], queueAvailable: Int, queueLagSeconds: Double, queueDead: Int) {
         self.days = days
         self.latency = latency
         self.deliveries = deliveries

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayQueue
 
 /// The overview's numbers, each from the cheapest source: per-day counts from the count
 /// rollup (migration 0006, never a scan of items), final-result times from the timeline's
@@ -47,20 +48,14 @@ public struct PostgresOverviewRepository: Sendable {
         for try await (day, count, median, p90) in times.decode((Date, Int64, Double, Double).self) {
             latency.append(Overview.Latency(day: day, count: Int(count), medianSeconds: median, p90Seconds: p90))
         }
-        var deliveries: [String: Int] = [:]
+        var deliveries: [DeliveryState: Int] = [:]
         let states = try await client.query("""
             SELECT state, count(*)::int8 FROM deliveries WHERE created_at > now() - \(days) * interval '1 day' GROUP BY state
             """, logger: logger)
-        for try await (state, n) in states.decode((String, Int64).self) { deliveries[state] = Int(n) }
-        var queue = (available: 0, lag: 0.0, dead: 0)
-        let jobs = try await client.query("""
-            SELECT count(*) FILTER (WHERE state IN ('available', 'retryable') AND scheduled_at <= now())::int8,
-                   coalesce(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE state IN ('available', 'retryable') AND scheduled_at <= now())), 0)::float8,
-                   count(*) FILTER (WHERE state = 'dead')::int8
-            FROM jobs WHERE state IN ('available', 'retryable', 'dead')
-            """, logger: logger)
-        for try await (available, lag, dead) in jobs.decode((Int64, Double, Int64).self) { queue = (Int(available), lag, Int(dead)) }
+        for try await (state, n) in states.decode((DeliveryState, Int64).self) { deliveries[state] = Int(n) }
+        // The queue's own figures, as the metrics report them: the queue alone reads `jobs`.
+        let queue = try await PostgresJobQueue(client: client, logger: logger).stats()
         return Overview(days: byDay.values.sorted { $0.day < $1.day }, latency: latency, deliveries: deliveries,
-                        queueAvailable: queue.available, queueLagSeconds: queue.lag, queueDead: queue.dead)
+                        queueAvailable: queue.available, queueLagSeconds: queue.oldestAvailableSeconds, queueDead: queue.dead)
     }
 }
