@@ -60,7 +60,7 @@ public struct RelayServer {
         WebhookController(
             verifier: verifier, ingestor: ingestor,
             addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
-            maxBodyBytes: settings.receiver.webhookMaxBodyBytes, bodyTimeout: .seconds(settings.receiver.webhookBodyTimeoutSeconds),
+            maxBodyBytes: settings.receiver.webhookMaxBodyBytes,
             maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies
         ).addRoutes(to: router)
         // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
@@ -94,8 +94,11 @@ public struct RelayServer {
 
         application = Application(
             router: router,
-            // A client that stops sending (or a slow-drip body) is disconnected instead of holding a connection forever.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.http.idleTimeoutSeconds)))),
+            // A client that stops sending is disconnected instead of holding a connection forever, and a
+            // body must arrive whole within WEBHOOK_BODY_TIMEOUT_SECONDS (a drip resets the idle timer, not this).
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestBodyDeadlineHandler(limit: .seconds(settings.receiver.webhookBodyTimeoutSeconds))],
+                idleTimeout: .seconds(Int64(settings.http.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: nil,
                                  availableConnectionsDelegate: MaximumAvailableConnections(settings.http.maxConnections)),
             onServerRunning: onServerRunning,

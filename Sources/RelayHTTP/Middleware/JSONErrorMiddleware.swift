@@ -23,6 +23,8 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(error.status, error.body ?? Self.defaultMessage(for: error.status), headers: error.headers)
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "request body is too large")
+        } catch let error as RequestBodyTimeout {
+            throw APIError(.requestTimeout, error.description, headers: [.connection: "close"])
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, Self.defaultMessage(for: error.status))
         } catch where StoreError.isStatementTimeout(error) {

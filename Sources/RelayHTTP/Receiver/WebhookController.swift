@@ -25,22 +25,18 @@ public struct WebhookController: Sendable {
     let ingestor: GroupCommitIngestor
     let addressResolver: ClientAddressResolver
     let maxBodyBytes: Int
-    /// The whole body must arrive within this: the server's idle timer restarts with every
-    /// chunk, so a drip of one byte a while would otherwise hold the request forever.
-    let bodyTimeout: Duration
     /// Bodies being read at once, at most `bodySlots.limit` (each up to `maxBodyBytes`).
     let bodySlots: SlotCounter<String>
     let retryAfterSeconds: Int
     let metrics = WebhookOutcome.Counters()
 
     public init(verifier: WebhookVerifier, ingestor: GroupCommitIngestor, addressResolver: ClientAddressResolver,
-                maxBodyBytes: Int, bodyTimeout: Duration = .seconds(10), maxConcurrentBodies: Int = 256,
+                maxBodyBytes: Int, maxConcurrentBodies: Int = 256,
                 retryAfterSeconds: Int = 5) {
         self.verifier = verifier
         self.ingestor = ingestor
         self.addressResolver = addressResolver
         self.maxBodyBytes = maxBodyBytes
-        self.bodyTimeout = bodyTimeout
         self.bodySlots = SlotCounter(limit: maxConcurrentBodies)
         self.retryAfterSeconds = retryAfterSeconds
     }
@@ -70,16 +66,17 @@ public struct WebhookController: Sendable {
         do {
             defer { bodySlots.give(Self.bodySlot) }
             let body = request.body, limit = maxBodyBytes
-            buffer = try await withDeadline(bodyTimeout) { try await body.collect(upTo: limit) }
+            // The whole body must arrive within WEBHOOK_BODY_TIMEOUT_SECONDS: the connection's
+            // RequestBodyDeadlineHandler ends a body that has not, and collect throws.
+            buffer = try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             metrics.record(.tooLarge, since: start)
             logger.warning("webhook refused: streamed body too large")
             throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes", headers: Self.closing())
-        } catch is DeadlineExceeded {
+        } catch let timeout as RequestBodyTimeout {
             metrics.record(.bodyTimeout, since: start)
-            logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(bodyTimeout)"])
-            throw APIError(.requestTimeout, "the request body did not arrive within \(bodyTimeout.components.seconds) s",
-                           headers: Self.closing())
+            logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(timeout.limit)"])
+            throw APIError(.requestTimeout, timeout.description, headers: Self.closing())
         }
         let body = Array(buffer.readableBytesView)
         metrics.bodyBytes.record(body.count)

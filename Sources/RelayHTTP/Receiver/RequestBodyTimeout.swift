@@ -1,0 +1,15 @@
+import Hummingbird
+import HTTPTypes
+
+/// A request's body did not arrive within its deadline (`RequestBodyDeadlineHandler`): the
+/// reader of the body gets this instead of the rest. A 408, and the connection is closed.
+public struct RequestBodyTimeout: Error, HTTPResponseError, CustomStringConvertible {
+    public let limit: Duration
+
+    public var status: HTTPResponse.Status { .requestTimeout }
+    public var description: String { "the request body did not arrive within \(limit.components.seconds) s" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try APIError(.requestTimeout, description, headers: [.connection: "close"]).response(from: request, context: context)
+    }
+}
