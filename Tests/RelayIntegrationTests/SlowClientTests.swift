@@ -11,6 +11,9 @@ struct SlowClientTests {
     static let dripHead = "POST /webhooks/entrupy HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\n"
         + "Entrupy-Signature: sha256=00\r\nContent-Length: 100000\r\n\r\n{"
 
+    static let dripForm = "POST /console/login HTTP/1.1\r\nHost: relay\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        + "Content-Length: 1000\r\n\r\ncsrf="
+
     /// One byte every half second resets the server's idle timer each time; the whole-body
     /// deadline answers 408 and closes the connection anyway.
     @Test func aDrippedBodyGets408WithinTheBodyDeadline() async throws {
@@ -22,6 +25,12 @@ struct SlowClientTests {
                 #expect(drip.closed, "the connection is closed, not kept for the rest of the drip")
                 #expect(drip.elapsed < .seconds(8), "\(drip.elapsed)")
                 #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
+                // Every route's body has the deadline: a dripped sign-in form is a 408 too, not a 413.
+                let form = try await dripHTTP(port: relay.port, head: Self.dripForm, limit: .seconds(20))
+                #expect(form.answer.hasPrefix("HTTP/1.1 408"), "\(form.answer.prefix(200))")
+                #expect(form.answer.contains("did not arrive within 2 s"))
+                #expect(form.closed)
+                #expect(form.elapsed < .seconds(8), "\(form.elapsed)")
                 // The relay still serves everyone else.
                 let fixture = WebhookFixture.session(1, run: UUID().uuidString)
                 #expect(try await relay.post(fixture).status == 200)

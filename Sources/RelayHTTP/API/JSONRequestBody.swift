@@ -3,7 +3,7 @@ import NIOCore
 import RelayCore
 
 /// A request's JSON object body, read as every JSON-body route reads it: at most `maxBytes`
-/// (413 over it), a JSON object (400 otherwise, saying `expected`), and no field outside
+/// (413 over it; 408 when it does not arrive within the body deadline), a JSON object (400 otherwise, saying `expected`), and no field outside
 /// `fields` (400 naming the first unknown one).
 enum JSONRequestBody {
     static func object(_ request: Request, maxBytes: Int, fields: Set<String>,
@@ -11,7 +11,8 @@ enum JSONRequestBody {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBytes)
-        } catch {
+        } catch is NIOTooManyBytesError {
+            // Anything else (a body past its deadline, broken framing) is answered by the error middleware.
             throw APIError(.contentTooLarge, "request body exceeds \(maxBytes) bytes")
         }
         guard let json = try? JSONValue.parse(Array(buffer.readableBytesView)), let object = json.objectValue else {

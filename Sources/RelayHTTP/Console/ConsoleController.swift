@@ -158,7 +158,8 @@ public struct ConsoleController: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxFormBytes)
-        } catch {
+        } catch is NIOTooManyBytesError {
+            // A form past its deadline (408) or with broken framing (400) is the error middleware's.
             throw APIError(.contentTooLarge, "form is larger than \(maxFormBytes) bytes")
         }
         do {

@@ -8,6 +8,10 @@ import NIOHTTPTypes
 /// When the time is up the reader of the body gets `RequestBodyTimeout` (the receiver answers
 /// 408 and closes the connection; other routes answer 408 through the error middleware).
 ///
+/// The time counts the network's part: a handler that reads its body late (every route here
+/// reads it first) or a pipelined request queued behind a slow one could see NIO stop reading
+/// the socket, and so the body's end arrive late, through no fault of the client.
+///
 /// A body that is complete when its head is read costs a timer scheduled and cancelled on
 /// the loop that reads it: no task, no thread hop, no timer left pending. Timing the body
 /// inside the handler instead (a task racing a sleep) cost about 6 % of the receiver's CPU.

@@ -25,15 +25,29 @@ func withRunning<T: Sendable>(_ group: ServiceGroup, http: HTTPClient, shutdownL
     return result
 }
 
+/// Shuts the group down and waits for it, at most `limit`, even when the test itself was
+/// cancelled (its time limit): the wait runs in a task of its own, so the group is cancelled
+/// and waited for rather than left running into later tests. The HTTP client is shut down
+/// whatever happened (one that is not would trap when it is released).
 private func stop(_ group: ServiceGroup, runner: Task<Void, any Error>, http: HTTPClient, limit: Duration) async throws {
     await group.triggerGracefulShutdown()
-    do {
+    let finished = await Task {
         try await withDeadline(limit) { try await runner.value }
-    } catch let error as DeadlineExceeded {
+    }.result
+    var failure: (any Error)?
+    switch finished {
+    case .success:
+        break
+    case .failure(let error as DeadlineExceeded):
         runner.cancel()
         Issue.record("the in-process service group did not shut down: \(error)")
-    } catch is CancellationError {
-        runner.cancel()
+    case .failure(let error):
+        failure = error
     }
-    try await http.shutdown()
+    do {
+        try await http.shutdown()
+    } catch {
+        failure = failure ?? error
+    }
+    if let failure { throw failure }
 }
