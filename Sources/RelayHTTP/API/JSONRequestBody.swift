@@ -3,8 +3,8 @@ import NIOCore
 import RelayCore
 
 /// A request's JSON object body, read as every JSON-body route reads it: at most `maxBytes`
-/// (413 over it; 408 when it does not arrive within the body deadline), a JSON object (400 otherwise, saying `expected`), and no field outside
-/// `fields` (400 naming the first unknown one).
+/// (413 over it; 408 when it does not arrive within the body deadline), a JSON object (400
+/// otherwise, saying `expected`), and no field outside `fields` (400 naming the first unknown one).
 enum JSONRequestBody {
     static func object(_ request: Request, maxBytes: Int, fields: Set<String>,
                        expected: String = "the body must be a JSON object") async throws -> [String: JSONValue] {

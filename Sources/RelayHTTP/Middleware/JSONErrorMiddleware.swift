@@ -24,7 +24,7 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "request body is too large")
         } catch let error as RequestBodyTimeout {
-            throw APIError(.requestTimeout, error.description, headers: [.connection: "close"])
+            throw error.apiError
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, Self.defaultMessage(for: error.status))
         } catch where StoreError.isStatementTimeout(error) {

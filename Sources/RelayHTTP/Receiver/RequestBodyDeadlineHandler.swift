@@ -36,8 +36,7 @@ public final class RequestBodyDeadlineHandler: ChannelInboundHandler, RemovableC
                 bound.value.fireErrorCaught(RequestBodyTimeout(limit: limit))
             }
         case .end:
-            timer?.cancel()
-            timer = nil
+            disarm()
         case .body:
             break
         }
@@ -45,12 +44,15 @@ public final class RequestBodyDeadlineHandler: ChannelInboundHandler, RemovableC
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        disarm()
         context.fireChannelInactive()
     }
 
     public func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+    }
+
+    private func disarm() {
         timer?.cancel()
         timer = nil
     }

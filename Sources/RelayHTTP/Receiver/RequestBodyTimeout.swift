@@ -9,7 +9,11 @@ public struct RequestBodyTimeout: Error, HTTPResponseError, CustomStringConverti
     public var status: HTTPResponse.Status { .requestTimeout }
     public var description: String { "the request body did not arrive within \(limit.components.seconds) s" }
 
+    /// The one answer to it, wherever it is caught: 408, and `Connection: close` (the rest of
+    /// the body is not waited for).
+    public var apiError: APIError { APIError(.requestTimeout, description, headers: [.connection: "close"]) }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try APIError(.requestTimeout, description, headers: [.connection: "close"]).response(from: request, context: context)
+        try apiError.response(from: request, context: context)
     }
 }

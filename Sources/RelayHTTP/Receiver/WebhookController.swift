@@ -76,7 +76,7 @@ public struct WebhookController: Sendable {
         } catch let timeout as RequestBodyTimeout {
             metrics.record(.bodyTimeout, since: start)
             logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(timeout.limit)"])
-            throw APIError(.requestTimeout, timeout.description, headers: Self.closing())
+            throw timeout.apiError
         }
         let body = Array(buffer.readableBytesView)
         metrics.bodyBytes.record(body.count)
