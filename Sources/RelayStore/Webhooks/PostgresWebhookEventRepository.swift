@@ -87,20 +87,28 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         sql.appendInterpolation(ReconcileWebhookJob.uniqueKeyPrefix)
         sql.appendLiteral(" || id AS unique_key FROM upserted WHERE state = 'queued')")
         PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: ReconcileWebhookJob.kind,
-                                       maxAttempts: reconcileMaxAttempts, from: "to_queue")
+                                       maxAttempts: reconcileMaxAttempts, from: "to_queue", wake: .afterCommit)
         sql.appendLiteral("SELECT id, dedup_key, inserted FROM upserted")
 
-        // One statement and one commit for the whole batch, inside an explicit transaction:
-        // a lone statement's rows (and postgres-nio's end of them) arrive with its
-        // CommandComplete, before the implicit commit at Sync has flushed the WAL, so a crash
-        // in between would lose events already acknowledged. COMMIT answers only once durable.
+        // One statement and one commit for the whole batch, in two round trips. The statement
+        // runs in its implicit transaction, which PostgreSQL commits at Sync; but its rows (and
+        // postgres-nio's end of them) arrive with CommandComplete, before that commit has
+        // flushed the WAL, so answering then could acknowledge events a crash would lose.
+        // The second statement wakes the workers: postgres-nio sends it only after the first
+        // one's ReadyForQuery, which PostgreSQL sends once the commit is durable, and a failed
+        // commit (an ErrorResponse after CommandComplete) makes postgres-nio close the
+        // connection, so it throws and the requests get 503. BEGIN + statement + COMMIT would
+        // cost a third round trip, and a NOTIFY inside the batch's transaction would make
+        // concurrent batches commit one at a time (see `PostgresJobQueue.Wake`).
         let query = PostgresQuery(stringInterpolation: sql)
-        let byKey = try await client.withTransaction(logger: logger) { tx -> [String: (id: Int64, inserted: Bool)] in
-            let rows = try await tx.query(query, logger: self.logger)
+        let logger = self.logger
+        let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool)] in
+            let rows = try await connection.query(query, logger: logger)
             var found: [String: (id: Int64, inserted: Bool)] = [:]
             for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
                 found[key] = (id, inserted)
             }
+            try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
             return found
         }
         var seenFirst = Set<Int>()
