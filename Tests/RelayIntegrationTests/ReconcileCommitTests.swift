@@ -1,6 +1,9 @@
 import Foundation
 import Logging
+import PostgresNIO
 import RelayCore
+import RelayQueue
+import RelayRuntime
 import RelayStore
 import Testing
 
@@ -115,6 +118,36 @@ struct ReconcileCommitTests {
                 #expect(try await store.commit(stale)?.stale == true)
                 #expect(try await store.state(of: "ENT-CAS-3") == stored)
                 #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE outcome = 'stale'") == 1)
+            }
+        }
+    }
+
+    /// The deliveries' jobs are enqueued inside the commit's transaction without a NOTIFY
+    /// (that would make concurrent commits queue behind each other's WAL flush); the workers
+    /// are woken right after the commit, and by then the jobs are claimable.
+    @Test func aCommitWithDeliveriesWakesTheWorkersAfterwards() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                let now = try await store.clock()
+                let fetched = EntrupyItem(entrupyID: "ENT-WAKE-1", result: "authentic", resultFinal: true)
+                var change = Self.change(fetched, basedOn: nil, at: now)
+                change.deliveries = [PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-WAKE-1", rule: "r", actionIndex: 0, channel: .webhook,
+                                                     target: "https://example.com/hook", payload: .object(["body": .string("{}")]),
+                                                     signingKeyID: nil)]
+                let toCommit = change
+                let jobsWhenWoken = try await withDeadline(.seconds(15)) { try await TestDatabase.withClient(db) { listener in
+                    try await listener.withConnection { connection in
+                        try await connection.listen(on: PostgresJobQueue.channel) { notifications -> Int in
+                            #expect(try await store.commit(toCommit)?.deliveries == 1)
+                            for try await _ in notifications {
+                                return try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'")
+                            }
+                            return -1
+                        }
+                    }
+                } }
+                #expect(jobsWhenWoken == 1)
             }
         }
     }

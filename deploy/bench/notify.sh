@@ -4,7 +4,7 @@
 #     the relay reconciles them, a rule fires a callback to a local sink; p50/p99 of
 #     "webhook accepted" (received_at) to "callback received" (the sink's clock);
 #  2. callbacks per second: N deliveries put in the outbox at once, sent to the same sink;
-#  3. emails per second: N deliveries sent to a local aiosmtpd (one SMTP connection each).
+#  3. emails per second: N/3 deliveries sent to a local aiosmtpd (over kept SMTP connections).
 #   ./deploy/bench/notify.sh       (RATE=200 DURATION=15 COUNT=3000 by default)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

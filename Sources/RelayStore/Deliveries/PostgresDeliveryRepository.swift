@@ -18,7 +18,8 @@ public struct PostgresDeliveryRepository: Sendable {
     /// Inserts planned deliveries and their jobs inside the caller's transaction.
     /// `itemEventIDs` are the timeline rows of the transitions the deliveries were planned
     /// for, by `transitionIndex`. The unique (transition, rule, action) key makes a repeat a
-    /// no-op; returns how many were new.
+    /// no-op; returns how many were new. The caller wakes the workers once its transaction
+    /// has committed (`PostgresJobQueue.wakeWorkers`), when this returned more than 0.
     @discardableResult
     public static func insert(_ planned: [PlannedDelivery], itemEventIDs: [Int64], on connection: PostgresConnection,
                               logger: Logger) async throws -> Int {
@@ -51,7 +52,8 @@ public struct PostgresDeliveryRepository: Sendable {
         sql.appendLiteral(", id) AS args, ")
         sql.appendInterpolation(DeliverJob.uniqueKeyPrefix)
         sql.appendLiteral(" || id AS unique_key FROM created)")
-        PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: DeliverJob.kind, maxAttempts: DeliverJob.maxAttempts, from: "to_queue")
+        PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: DeliverJob.kind, maxAttempts: DeliverJob.maxAttempts,
+                                       from: "to_queue", wake: .afterCommit)
         sql.appendLiteral("SELECT count(*)::int8 FROM created")
         let counted = try await connection.query(PostgresQuery(stringInterpolation: sql), logger: logger)
         for try await count in counted.decode(Int64.self) { return Int(count) }

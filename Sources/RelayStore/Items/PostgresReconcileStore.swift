@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import PostgresNIO
 import RelayCore
+import RelayQueue
 
 /// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
 /// their jobs), the record of the fetch and the webhook event's new state, in one
@@ -82,7 +83,7 @@ public struct PostgresReconcileStore: Sendable {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         do {
-            return try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
+            let result = try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
                 guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
                 var sql = PostgresQuery.StringInterpolation(literalCapacity: 3_000, interpolationCount: 32)
                 sql.appendLiteral("WITH ")
@@ -114,8 +115,23 @@ public struct PostgresReconcileStore: Sendable {
                                                                              on: tx, logger: logger)
                 return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
             }
+            if let result, result.deliveries > 0 { await wakeWorkers() }
+            return result
         } catch let error as PostgresTransactionError where error.closureError is CommitRefused && error.rollbackError == nil {
             return nil
+        }
+    }
+
+    /// Wakes the workers for the deliveries just committed. Not inside the transaction: a
+    /// NOTIFY there would hold PostgreSQL's notify lock through the commit's WAL flush, so
+    /// concurrent reconciles (and the receiver's batches) would commit one at a time. A wake
+    /// that fails is logged, not thrown: the commit stands, and workers also poll.
+    private func wakeWorkers() async {
+        do {
+            try await client.withConnection { try await PostgresJobQueue.wakeWorkers(on: $0, logger: logger) }
+        } catch {
+            logger.warning("waking the workers after a reconcile failed; they will find its deliveries when they poll",
+                           metadata: ["error": "\(StoreError.describe(error))"])
         }
     }
 
