@@ -98,6 +98,8 @@ log "3/3: $((COUNT / 3)) emails at once"
 seed email $((COUNT / 3))
 wait_delivered $((COUNT / 3)) email
 RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
+# The relay's own stage timings (API calls, commits, job durations), for finding where time goes.
+curl -fsS "http://127.0.0.1:$RELAY_PORT/metrics" > "$STATE/relay-notify.metrics" || true
 
 kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
 "${PSQL[@]}" -c "CREATE TEMP TABLE arrivals (webhook_id text, received_ms bigint)" \

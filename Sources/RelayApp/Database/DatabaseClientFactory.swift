@@ -8,8 +8,12 @@ import RelayCore
 public enum DatabaseClientFactory {
     /// - Parameter statementTimeout: set on every connection of the pool (`statement_timeout`):
     ///   a statement that runs longer is cancelled by the server (SQLSTATE 57014).
+    /// - Parameter synchronousCommit: false sets `synchronous_commit = off` on every connection:
+    ///   a commit answers before its WAL is flushed, so a crash of PostgreSQL itself (not of the
+    ///   relay) can undo the last fraction of a second of this pool's commits. Only for writes
+    ///   whose loss means work done again, never work lost (see `WorkerAssembly`).
     public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
-                                  logger: Logger) throws -> PostgresClient {
+                                  synchronousCommit: Bool = true, logger: Logger) throws -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS
         switch url.tlsMode {
         case .disable: tls = .disable
@@ -23,9 +27,10 @@ public enum DatabaseClientFactory {
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
-        if let statementTimeout {
-            configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, statementTimeout.milliseconds))")]
-        }
+        var parameters: [(String, String)] = []
+        if let statementTimeout { parameters.append(("statement_timeout", "\(max(1, statementTimeout.milliseconds))")) }
+        if !synchronousCommit { parameters.append(("synchronous_commit", "off")) }
+        configuration.options.additionalStartupParameters = parameters
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 

@@ -34,12 +34,22 @@ public struct WorkerAssembly {
     let httpService: ShutdownHook
     let callbackHTTPService: ShutdownHook
     let smtpService: ShutdownHook?
+    /// The job worker's own pool, for its bookkeeping: claims, lease renewals, and each run's
+    /// outcome (a delivery's attempt record with it). Its commits do not wait for the WAL
+    /// flush (`synchronous_commit = off`). If PostgreSQL itself crashes, the last fraction of
+    /// a second of them can be undone, and the jobs concerned run again: a reconcile finds the
+    /// item already stored, a callback or email is sent again with the same idempotency key
+    /// (deliveries are at least once). Nothing accepted is lost: webhooks, items, timelines and
+    /// deliveries are written on the synchronous pool. Without it every claim and every
+    /// outcome waited for an fsync shared with the receiver's commits.
+    let bookkeeping: PostgresClient
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
         // What can fail comes first: an HTTPClient made before a throw would never be shut down.
         let rules = try Self.rulesStore(settings: settings)
         let smtp = try Self.smtpClient(settings: settings)
+        bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: 6, synchronousCommit: false, logger: logger)
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = ShutdownHook { try await http.shutdown() }
         smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
@@ -77,7 +87,7 @@ public struct WorkerAssembly {
         let itemLock = KeyedLock()
         let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         worker = JobWorker(
-            queue: queue,
+            queue: PostgresJobQueue(client: bookkeeping, logger: logger),
             handlers: [
                 AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
                                                       itemLock: itemLock)),
@@ -147,9 +157,10 @@ public struct WorkerAssembly {
     }
 
     /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sync,
-    /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients they used.
+    /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients and
+    /// the bookkeeping pool they used.
     public var services: [any Service] {
-        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
+        [bookkeeping, httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
             + (sync.map { [$0] } ?? []) + [countFold, reloader]
     }
 }
