@@ -2,9 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
-import PostgresNIO
-import RelayQueue
-import RelayRuntime
 import Testing
 @testable import RelayCore
 
@@ -42,20 +39,13 @@ struct ReceiverTests {
     @Test func anAcceptedWebhookWakesTheWorkersAfterItsCommit() async throws {
         try await TestDatabase.with { db async throws in
             try await TestRelay.with(database: db) { relay async throws in
-                try await TestDatabase.withClient(db) { client async throws in
-                    // Bounded: without the wake, the test fails here instead of waiting for the suite's limit.
-                    let jobsWhenWoken = try await withDeadline(.seconds(15)) { try await client.withConnection { connection in
-                        try await connection.listen(on: PostgresJobQueue.channel) { notifications -> Int in
-                            let response = try await relay.post(WebhookFixture.entrupy(#"{"id":"evt-wake","entrupy_id":"E9"}"#))
-                            #expect(response.status == 200)
-                            for try await _ in notifications {
-                                return try await relay.count("SELECT count(*) FROM jobs WHERE kind = 'reconcile_webhook' AND state = 'available'")
-                            }
-                            return -1
-                        }
-                    } }
-                    #expect(jobsWhenWoken == 1)
-                }
+                let jobsWhenWoken = try await WakeListener.firstWake(db, during: {
+                    let response = try await relay.post(WebhookFixture.entrupy(#"{"id":"evt-wake","entrupy_id":"E9"}"#))
+                    #expect(response.status == 200)
+                }, then: {
+                    try await relay.count("SELECT count(*) FROM jobs WHERE kind = 'reconcile_webhook' AND state = 'available'")
+                })
+                #expect(jobsWhenWoken == 1)
             }
         }
     }

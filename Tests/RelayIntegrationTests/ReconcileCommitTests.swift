@@ -1,9 +1,6 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RelayCore
-import RelayQueue
-import RelayRuntime
 import RelayStore
 import Testing
 
@@ -136,17 +133,12 @@ struct ReconcileCommitTests {
                                                      target: "https://example.com/hook", payload: .object(["body": .string("{}")]),
                                                      signingKeyID: nil)]
                 let toCommit = change
-                let jobsWhenWoken = try await withDeadline(.seconds(15)) { try await TestDatabase.withClient(db) { listener in
-                    try await listener.withConnection { connection in
-                        try await connection.listen(on: PostgresJobQueue.channel) { notifications -> Int in
-                            #expect(try await store.commit(toCommit)?.deliveries == 1)
-                            for try await _ in notifications {
-                                return try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'")
-                            }
-                            return -1
-                        }
-                    }
-                } }
+                let jobsWhenWoken = try await WakeListener.firstWake(db, during: {
+                    let deliveries = try await store.commit(toCommit)?.deliveries
+                    #expect(deliveries == 1)
+                }, then: {
+                    try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'")
+                })
                 #expect(jobsWhenWoken == 1)
             }
         }

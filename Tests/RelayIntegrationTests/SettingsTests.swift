@@ -26,14 +26,14 @@ struct SettingsTests {
         #expect(s.entrupy.url == "https://api.entrupy.com")
         #expect(s.http.trustedProxies.map(\.description) == ["127.0.0.1/32", "::1/128"])
         #expect(!s.database.url.description.contains("p@ss"))
-        #expect(s.worker.concurrency == 16 && s.database.poolSize == 24)
+        #expect(s.worker.concurrency == 16 && s.database.poolSize == 20)
     }
 
     /// Each running job may hold a connection: the pool follows the worker's concurrency
     /// unless it is set.
     @Test func poolFollowsWorkerConcurrency() throws {
         #expect(try settings(base.merging(["WORKER_CONCURRENCY": "2"]) { $1 }).database.poolSize == 16)
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolSize == 72)
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolSize == 68)
         #expect(try settings(base.merging(["WORKER_CONCURRENCY": "1000"]) { $1 }).database.poolSize == 500)
         #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64", "DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
     }

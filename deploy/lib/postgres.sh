@@ -72,7 +72,8 @@ pg_start() {
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$PG_SOCKETS'
-max_connections = 300
+# The test suite runs about 70 suites at once, each relay with its own pools (300 ran out).
+max_connections = 500
 shared_buffers = 256MB
 log_min_messages = warning
 CONF

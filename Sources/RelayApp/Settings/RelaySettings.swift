@@ -28,10 +28,11 @@ public struct RelaySettings: Sendable {
     public init(reader: EnvironmentReader, receiving: Bool, reconciling: Bool = false) throws {
         environment = reader
         worker = try WorkerSettings(reader: reader)
-        // Each running job may hold a connection, beside the receiver's writers, the claims and
-        // the finishing batches: a pool smaller than the worker's concurrency makes jobs queue
-        // for connections (notify.sh at WORKER_CONCURRENCY 32 with 16: p50 2.7 s end to end).
-        database = try DatabaseSettings(reader: reader, defaultPoolSize: max(16, worker.concurrency + 8))
+        // Each running job may hold a connection, beside the receiver's writers and its wakes: a
+        // pool smaller than the worker's concurrency makes jobs queue for connections (notify.sh
+        // at WORKER_CONCURRENCY 32 with 16: p50 2.7 s end to end). Claims, lease renewals and
+        // outcomes have the worker's bookkeeping pool (WorkerAssembly.bookkeepingConnections more).
+        database = try DatabaseSettings(reader: reader, defaultPoolSize: max(16, worker.concurrency + 4))
         receiver = try ReceiverSettings(reader: reader, receiving: receiving)
         entrupy = try EntrupyAPISettings(reader: reader, reconciling: reconciling)
         http = try HTTPSettings(reader: reader)

@@ -43,13 +43,17 @@ public struct WorkerAssembly {
     /// deliveries are written on the synchronous pool. Without it every claim and every
     /// outcome waited for an fsync shared with the receiver's commits.
     let bookkeeping: PostgresClient
+    /// Its size: the NOTIFY listener holds one; claims, lease renewals, outcomes and
+    /// maintenance share the rest (each is one statement at a time).
+    public static let bookkeepingConnections = 4
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
         // What can fail comes first: an HTTPClient made before a throw would never be shut down.
         let rules = try Self.rulesStore(settings: settings)
         let smtp = try Self.smtpClient(settings: settings)
-        bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: 6, synchronousCommit: false, logger: logger)
+        bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: Self.bookkeepingConnections,
+                                                           synchronousCommit: false, logger: logger)
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = ShutdownHook { try await http.shutdown() }
         smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
