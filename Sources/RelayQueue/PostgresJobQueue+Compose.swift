@@ -39,9 +39,10 @@ extension PostgresJobQueue {
     }
 
     /// Wakes the workers in a statement (and so a transaction) of its own, for `.afterCommit`
-    /// enqueues. Its transaction writes no WAL, so it holds the notify lock only briefly. On
-    /// the connection that just ran an enqueue, it also proves that enqueue durable: postgres-nio
-    /// sends it only after that statement's ReadyForQuery, which comes once its commit is flushed.
+    /// enqueues. Its transaction writes no data, so its commit does not wait for a WAL flush
+    /// and it holds the notify lock only briefly. On the connection that just ran an enqueue,
+    /// it also proves that enqueue durable: postgres-nio sends it only after that statement's
+    /// ReadyForQuery, which comes once its commit is flushed.
     public static func wakeWorkers(on connection: PostgresConnection, logger: Logger) async throws {
         _ = try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger).collect()
     }
