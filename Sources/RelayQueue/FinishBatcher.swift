@@ -28,6 +28,10 @@ final class FinishBatcher: Sendable {
 
     private let state = Mutex(State())
     private let client: PostgresClient
+    /// Where a batch that carries handlers' writes (`JobRecordWrite`) goes: `client` may be a
+    /// pool whose commits do not wait for the WAL flush, and those writes are data (a
+    /// delivery's attempt and state), not bookkeeping.
+    private let recordsClient: PostgresClient
     private let worker: String
     private let lease: Duration
     private let logger: Logger
@@ -38,9 +42,10 @@ final class FinishBatcher: Sendable {
     let batchSize: Int
     let linger: Duration
 
-    init(client: PostgresClient, worker: String, lease: Duration, batchSize: Int, linger: Duration = .milliseconds(2),
-         logger: Logger, onRecorded: @escaping @Sendable ([Entry], [Int64: JobState]) -> Void) {
+    init(client: PostgresClient, recordsClient: PostgresClient? = nil, worker: String, lease: Duration, batchSize: Int,
+         linger: Duration = .milliseconds(2), logger: Logger, onRecorded: @escaping @Sendable ([Entry], [Int64: JobState]) -> Void) {
         self.client = client
+        self.recordsClient = recordsClient ?? client
         self.batchSize = min(max(1, batchSize), Self.maxBatch)
         self.linger = linger
         self.worker = worker
@@ -159,7 +164,8 @@ final class FinishBatcher: Sendable {
 
     /// One statement: the jobs' new states and the handlers' writes, in one round trip.
     private func write(_ batch: [Entry]) async throws -> [Int64: JobState] {
-        try await client.withConnection { connection in
+        let pool = batch.contains { $0.record != nil } ? recordsClient : client
+        return try await pool.withConnection { connection in
             try await PostgresJobQueue.finish(batch.map(\.finish), records: batch.compactMap(\.record), worker: self.worker,
                                               on: connection, logger: self.logger)
         }

@@ -47,7 +47,11 @@ public final class JobWorker: Service, Sendable {
     private let runningGauge = Gauge(label: "relay_jobs_running")
     private let deadGauge = Gauge(label: "relay_jobs_dead")
 
-    public init(queue: PostgresJobQueue, handlers: [AnyJobHandler], configuration: JobWorkerConfiguration, logger: Logger) {
+    /// - Parameter recordsClient: the pool for finished runs that carry their handler's writes
+    ///   (a delivery's attempt and state), when `queue`'s pool is one whose commits do not wait
+    ///   for the WAL flush; nil: `queue`'s pool.
+    public init(queue: PostgresJobQueue, recordsClient: PostgresClient? = nil, handlers: [AnyJobHandler],
+                configuration: JobWorkerConfiguration, logger: Logger) {
         self.queue = queue
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
@@ -57,7 +61,7 @@ public final class JobWorker: Service, Sendable {
         self.logger = workerLogger
         let state = self.state
         let wake = self.wake
-        finisher = FinishBatcher(client: queue.client, worker: configuration.workerID, lease: configuration.lease,
+        finisher = FinishBatcher(client: queue.client, recordsClient: recordsClient, worker: configuration.workerID, lease: configuration.lease,
                                  batchSize: configuration.claimBatch, logger: workerLogger) { [workerLogger] entries, states in
             // A run put back (retry, snooze) may be due at once: worth a claim, as a NOTIFY would be.
             let putBack = states.values.contains(.retryable)

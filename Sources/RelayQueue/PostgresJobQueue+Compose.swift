@@ -7,8 +7,8 @@ extension PostgresJobQueue {
         /// The statement notifies `channel` itself, inside its transaction.
         case inStatement
         /// The caller runs `wakeWorkers(on:logger:)` once its transaction has committed. For
-        /// a hot path whose transactions commit concurrently: PostgreSQL holds one
-        /// database-wide lock from a transaction's NOTIFY until its commit is flushed, so
+        /// a hot path whose transactions commit concurrently: PostgreSQL holds one lock for
+        /// the whole cluster from a transaction's NOTIFY until its commit is flushed, so
         /// transactions that notify commit one at a time, each waiting out the others' fsync.
         case afterCommit
     }

@@ -8,7 +8,7 @@ import Testing
 /// webhook's 2xx promises does not depend on the worker's shortcut.
 @Suite("Database pools against real PostgreSQL", .timeLimit(.minutes(1)))
 struct BookkeepingPoolTests {
-    @Test func onlyTheBookkeepingPoolCommitsAsynchronously() async throws {
+    @Test func theFactoryTurnsSynchronousCommitOffOnlyWhenAsked() async throws {
         try await TestDatabase.with { db async throws in
             let bookkeeping = try DatabaseClientFactory.makeClient(db, poolSize: 1, synchronousCommit: false, logger: TestDatabase.logger)
             let data = try DatabaseClientFactory.makeClient(db, poolSize: 1, logger: TestDatabase.logger)

@@ -159,6 +159,19 @@ struct JobQueueTests {
         }
     }
 
+    /// `.afterCommit` leaves NOTIFY out of the enqueueing statement (inside a transaction it
+    /// would make concurrent commits wait for each other's WAL flush); `.inStatement` keeps it.
+    @Test func anAfterCommitEnqueueDoesNotNotifyInItsStatement() {
+        func sql(_ wake: PostgresJobQueue.Wake) -> String {
+            var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 4)
+            sql.appendLiteral("WITH to_queue AS (SELECT '{}'::jsonb AS args, NULL::text AS unique_key)")
+            PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: "plain", maxAttempts: 1, from: "to_queue", wake: wake)
+            return PostgresQuery(stringInterpolation: sql).sql
+        }
+        #expect(!sql(.afterCommit).contains("pg_notify"))
+        #expect(sql(.inStatement).contains("pg_notify"))
+    }
+
     @Test func enqueueingNotifiesListeners() async throws {
         try await TestDatabase.with { db async throws in
             try await TestDatabase.withClient(db) { client async throws in

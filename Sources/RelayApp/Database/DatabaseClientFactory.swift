@@ -10,8 +10,9 @@ public enum DatabaseClientFactory {
     ///   a statement that runs longer is cancelled by the server (SQLSTATE 57014).
     /// - Parameter synchronousCommit: false sets `synchronous_commit = off` on every connection:
     ///   a commit answers before its WAL is flushed, so a crash of PostgreSQL itself (not of the
-    ///   relay) can undo the last fraction of a second of this pool's commits. Only for writes
-    ///   whose loss means work done again, never work lost (see `WorkerAssembly`).
+    ///   relay) can undo the last fraction of a second of this pool's commits. Only for the
+    ///   worker's bookkeeping, whose loss means work done again, never data lost (see
+    ///   `WorkerAssembly`).
     public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
                                   synchronousCommit: Bool = true, logger: Logger) throws -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS

@@ -28,7 +28,7 @@ public struct RelaySettings: Sendable {
     public init(reader: EnvironmentReader, receiving: Bool, reconciling: Bool = false) throws {
         environment = reader
         worker = try WorkerSettings(reader: reader)
-        // Each running job may hold a connection, beside the receiver's writers and its wakes: a
+        // Each running job may hold a connection, beside the receiver's writers and the reconciles' wakes: a
         // pool smaller than the worker's concurrency makes jobs queue for connections (notify.sh
         // at WORKER_CONCURRENCY 32 with 16: p50 2.7 s end to end). Claims, lease renewals and
         // outcomes have the worker's bookkeeping pool (WorkerAssembly.bookkeepingConnections more).

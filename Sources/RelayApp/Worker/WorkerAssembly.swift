@@ -34,26 +34,26 @@ public struct WorkerAssembly {
     let httpService: ShutdownHook
     let callbackHTTPService: ShutdownHook
     let smtpService: ShutdownHook?
-    /// The job worker's own pool, for its bookkeeping: claims, lease renewals, and each run's
-    /// outcome (a delivery's attempt record with it). Its commits do not wait for the WAL
-    /// flush (`synchronous_commit = off`). If PostgreSQL itself crashes, the last fraction of
-    /// a second of them can be undone, and the jobs concerned run again: a reconcile finds the
-    /// item already stored, a callback or email is sent again with the same idempotency key
-    /// (deliveries are at least once). Nothing accepted is lost: webhooks, items, timelines and
-    /// deliveries are written on the synchronous pool. Without it every claim and every
-    /// outcome waited for an fsync shared with the receiver's commits.
+    /// The job worker's own pool, for its bookkeeping: claims, lease renewals, maintenance
+    /// and the outcomes of runs that wrote nothing else (a reconcile's). Its commits do not
+    /// wait for the WAL flush (`synchronous_commit = off`). If PostgreSQL itself crashes, the
+    /// last fraction of a second of them can be undone and the jobs concerned run again (a
+    /// reconcile finds the item already stored). Everything that is data is written on the
+    /// synchronous pool: webhooks, items, timelines, deliveries, and a delivery's attempt
+    /// and state (a run carrying a `JobRecordWrite` is recorded there). Without this pool every
+    /// claim and every outcome waited for an fsync shared with the receiver's commits.
     let bookkeeping: PostgresClient
-    /// Its size: the NOTIFY listener holds one; claims, lease renewals, outcomes and
-    /// maintenance share the rest (each is one statement at a time).
+    /// Its size: the NOTIFY listener holds one; the claim loop, lease renewals, outcomes and
+    /// maintenance (four users, one statement at a time each) share the other three.
     public static let bookkeepingConnections = 4
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
         // What can fail comes first: an HTTPClient made before a throw would never be shut down.
-        let rules = try Self.rulesStore(settings: settings)
-        let smtp = try Self.smtpClient(settings: settings)
         bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: Self.bookkeepingConnections,
                                                            synchronousCommit: false, logger: logger)
+        let rules = try Self.rulesStore(settings: settings)
+        let smtp = try Self.smtpClient(settings: settings)
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = ShutdownHook { try await http.shutdown() }
         smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
@@ -91,7 +91,7 @@ public struct WorkerAssembly {
         let itemLock = KeyedLock()
         let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         worker = JobWorker(
-            queue: PostgresJobQueue(client: bookkeeping, logger: logger),
+            queue: PostgresJobQueue(client: bookkeeping, logger: logger), recordsClient: client,
             handlers: [
                 AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
                                                       itemLock: itemLock)),
