@@ -83,52 +83,58 @@ public struct PostgresReconcileStore: Sendable {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         do {
-            let result = try await client.withTransaction(logger: logger) { tx -> ApplyResult? in
-                guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
-                var sql = PostgresQuery.StringInterpolation(literalCapacity: 3_000, interpolationCount: 32)
-                sql.appendLiteral("WITH ")
-                if change.stale {
-                    try Self.appendRecordFetch(change, outcome: "stale", to: &sql)
-                    sql.appendLiteral("SELECT 1::int8, '{}'::int8[], (SELECT count(*) FROM covered)::int8")
-                } else {
-                    let changed = change.basedOn?.snapshot != item.snapshot
-                    PostgresItemRepository.appendStore(item, fetchedAt: change.observedAt, new: change.basedOn == nil, changed: changed,
-                                                       transitions: change.transitions, source: change.source, to: &sql)
-                    sql.appendLiteral(",\n")
-                    try Self.appendRecordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), to: &sql)
-                    sql.appendLiteral("""
-                        SELECT (SELECT count(*) FROM stored)::int8, coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}')::int8[],
-                               (SELECT count(*) FROM covered)::int8
-                        """)
-                }
-                let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-                var written: (items: Int64, eventIDs: [Int64], covered: Int64)?
-                for try await row in rows.decode((Int64, [Int64], Int64).self) { written = row }
-                guard let written else { throw StoreError.missingResult }
-                // Another worker stored the new item first: undo the fetch's record, and diff again.
-                guard written.items == 1 else { throw CommitRefused() }
-                if written.covered > 0 {
-                    Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
-                }
-                if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
-                let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: written.eventIDs,
-                                                                             on: tx, logger: logger)
-                return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
+            return try await client.withConnection { connection -> ApplyResult? in
+                let result = try await connection.withTransaction(logger: logger) { tx in try await write(change, item: item, on: tx) }
+                if let result, result.deliveries > 0 { await wakeWorkers(on: connection) }
+                return result
             }
-            if let result, result.deliveries > 0 { await wakeWorkers() }
-            return result
         } catch let error as PostgresTransactionError where error.closureError is CommitRefused && error.rollbackError == nil {
             return nil
         }
     }
 
-    /// Wakes the workers for the deliveries just committed. Not inside the transaction: a
-    /// NOTIFY there would hold PostgreSQL's notify lock through the commit's WAL flush, so
-    /// concurrent reconciles (and the receiver's batches) would commit one at a time. A wake
-    /// that fails is logged, not thrown: the commit stands, and workers also poll.
-    private func wakeWorkers() async {
+    /// The transaction's statements (see `commit`); throws `CommitRefused` to roll it back.
+    private func write(_ change: ReconcileChange, item: EntrupyItem, on tx: PostgresConnection) async throws -> ApplyResult? {
+        guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 3_000, interpolationCount: 32)
+        sql.appendLiteral("WITH ")
+        if change.stale {
+            try Self.appendRecordFetch(change, outcome: "stale", to: &sql)
+            sql.appendLiteral("SELECT 1::int8, '{}'::int8[], (SELECT count(*) FROM covered)::int8")
+        } else {
+            let changed = change.basedOn?.snapshot != item.snapshot
+            PostgresItemRepository.appendStore(item, fetchedAt: change.observedAt, new: change.basedOn == nil, changed: changed,
+                                               transitions: change.transitions, source: change.source, to: &sql)
+            sql.appendLiteral(",\n")
+            try Self.appendRecordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), to: &sql)
+            sql.appendLiteral("""
+                SELECT (SELECT count(*) FROM stored)::int8, coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}')::int8[],
+                       (SELECT count(*) FROM covered)::int8
+                """)
+        }
+        let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        var written: (items: Int64, eventIDs: [Int64], covered: Int64)?
+        for try await row in rows.decode((Int64, [Int64], Int64).self) { written = row }
+        guard let written else { throw StoreError.missingResult }
+        // Another worker stored the new item first: undo the fetch's record, and diff again.
+        guard written.items == 1 else { throw CommitRefused() }
+        if written.covered > 0 {
+            Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
+        }
+        if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
+        let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: written.eventIDs,
+                                                                     on: tx, logger: logger)
+        return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
+    }
+
+    /// Wakes the workers for the deliveries just committed, on the transaction's connection.
+    /// Not inside the transaction: a NOTIFY there would hold PostgreSQL's notify lock through
+    /// the commit's WAL flush, so concurrent reconciles (and the receiver's batches) would
+    /// commit one at a time. A wake that fails is logged, not thrown: the commit stands, and
+    /// workers also poll.
+    private func wakeWorkers(on connection: PostgresConnection) async {
         do {
-            try await client.withConnection { try await PostgresJobQueue.wakeWorkers(on: $0, logger: logger) }
+            try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
         } catch {
             logger.warning("waking the workers after a reconcile failed; they will find its deliveries when they poll",
                            metadata: ["error": "\(StoreError.describe(error))"])
