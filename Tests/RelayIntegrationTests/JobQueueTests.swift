@@ -159,17 +159,46 @@ struct JobQueueTests {
         }
     }
 
-    /// `.afterCommit` leaves NOTIFY out of the enqueueing statement (inside a transaction it
-    /// would make concurrent commits wait for each other's WAL flush); `.inStatement` keeps it.
-    @Test func anAfterCommitEnqueueDoesNotNotifyInItsStatement() {
-        func sql(_ wake: PostgresJobQueue.Wake) -> String {
-            var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 4)
-            sql.appendLiteral("WITH to_queue AS (SELECT '{}'::jsonb AS args, NULL::text AS unique_key)")
-            PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: "plain", maxAttempts: 1, from: "to_queue", wake: wake)
-            return PostgresQuery(stringInterpolation: sql).sql
+    /// A statement built on `enqueueText`, prepared as the receiver's and the reconcile's are.
+    struct EnqueueKeysStatement: PostgresPreparedStatement {
+        typealias Row = Int64
+        static let name = "test_enqueue_keys"
+        static let sql = "WITH to_queue AS (SELECT '{}'::jsonb AS args, key AS unique_key FROM unnest($1::text[]) AS key)"
+            + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$2::text", maxAttemptsParameter: "$3::int", from: "to_queue")
+            + "SELECT count(*)::int8 FROM enqueued"
+        let keys: [String]
+        let maxAttempts: Int
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(keys)
+            bindings.append(PlainJob.kind)
+            bindings.append(maxAttempts)
+            return bindings
         }
-        #expect(!sql(.afterCommit).contains("pg_notify"))
-        #expect(sql(.inStatement).contains("pg_notify"))
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The enqueue text keeps the queue's rules (one live job per unique key, at least one
+    /// attempt) and leaves NOTIFY to the caller's wake after its commit (inside the
+    /// transaction it would make concurrent commits wait for each other's WAL flush).
+    @Test func anEnqueueInACallersStatementKeepsTheQueuesRules() async throws {
+        #expect(!EnqueueKeysStatement.sql.contains("pg_notify"))
+        try await withQueue { queue, db in
+            try await TestDatabase.withClient(db) { client async throws in
+                func enqueue(_ keys: [String], maxAttempts: Int) async throws -> Int64? {
+                    for try await count in try await client.execute(EnqueueKeysStatement(keys: keys, maxAttempts: maxAttempts)) {
+                        return count
+                    }
+                    return nil
+                }
+                #expect(try await enqueue(["a", "b"], maxAttempts: 0) == 2)
+                #expect(try await enqueue(["a", "c"], maxAttempts: 3) == 1, "a is still live: only c is new")
+                let a = try #require(try await claimOne(queue))
+                #expect(a.maxAttempts == 1, "fewer than one attempt is raised to one")
+                #expect(try await finish(queue, a, .completed, worker: "w") == .completed)
+                #expect(try await enqueue(["a"], maxAttempts: 3) == 1, "a finished job frees its key")
+            }
+        }
     }
 
     @Test func enqueueingNotifiesListeners() async throws {

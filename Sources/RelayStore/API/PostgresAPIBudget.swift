@@ -54,32 +54,10 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     /// Takes a place when fewer than `allowed` requests were sent in the window and no pause is
     /// on; otherwise says how long to wait.
     func take(allowed: Int) async throws -> Duration? {
-        // Sends are appended in time order under the row's lock, so the array is sorted and
-        // the window is its tail: one count over it, then slices (no sort, no rebuilding from
-        // rows); the row keeps only the window's newest `limit`. (The statement is taken by
-        // every Entrupy request of every replica, under the lock: it must be cheap.)
-        let rows = try await client.query("""
-            WITH current AS (
-                SELECT paused_until, clock_timestamp() AS at, recent, coalesce(cardinality(recent), 0) AS n
-                FROM api_budget WHERE name = \(name) FOR UPDATE),
-            counted AS (
-                SELECT paused_until, at, recent, n,
-                       least((SELECT count(*) FROM unnest(recent) AS t
-                              WHERE t > at - \(Self.windowMilliseconds) * interval '1 millisecond'), \(limit))::int AS used
-                FROM current),
-            taken AS (
-                UPDATE api_budget SET recent = counted.recent[counted.n - counted.used + 1 : counted.n] || counted.at
-                FROM counted
-                WHERE api_budget.name = \(name) AND counted.paused_until <= counted.at AND counted.used < \(allowed)
-                RETURNING 1)
-            SELECT (SELECT count(*) FROM taken)::int8,
-                   extract(epoch FROM greatest(paused_until - at, interval '0'))::float8,
-                   -- When enough sends will have left the window for this caller (the one `allowed` back from the newest).
-                   coalesce(extract(epoch FROM recent[greatest(n - used + 1, n - \(allowed) + 1)]
-                                    + \(Self.windowMilliseconds) * interval '1 millisecond' - at), 0)::float8
-            FROM counted
-            """, logger: logger)
-        for try await (taken, paused, untilSlotFrees) in rows.decode((Int64, Double, Double).self) {
+        // Taken by every Entrupy request of every replica, under the row's lock: it must be cheap.
+        let rows = try await client.execute(TakeStatement(budget: name, windowMilliseconds: Self.windowMilliseconds,
+                                                          limit: limit, allowed: allowed), logger: logger)
+        for try await (taken, paused, untilSlotFrees) in rows {
             if taken > 0 { return nil }
             if paused > 0 { return .milliseconds(Int64(min(paused, 3600) * 1000) + 1) }
             return .milliseconds(Int64(min(max(untilSlotFrees, 0), 2) * 1000) + 1)

@@ -25,38 +25,9 @@ public struct PostgresDeliveryRepository: Sendable {
                               logger: Logger) async throws -> Int {
         let rows = planned.filter { itemEventIDs.indices.contains($0.transitionIndex) }
         guard !rows.isEmpty else { return 0 }
-        // One statement: the deliveries, and through the queue's `appendEnqueue` their jobs.
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 1_200, interpolationCount: 10)
-        sql.appendLiteral("""
-            WITH created AS (
-                INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
-                SELECT item_event_id, entrupy_id, rule, action_index, channel, target, payload::jsonb, nullif(signing_key_id, '')
-                FROM unnest(
-            """)
-        sql.appendInterpolation(rows.map { itemEventIDs[$0.transitionIndex] }); sql.appendLiteral("::bigint[], ")
-        sql.appendInterpolation(rows.map(\.entrupyID)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(rows.map(\.rule)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(rows.map(\.actionIndex)); sql.appendLiteral("::int[], ")
-        sql.appendInterpolation(rows.map(\.channel.rawValue)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(rows.map(\.target)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(rows.map(\.payload.jsonText)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(rows.map { $0.signingKeyID ?? "" }); sql.appendLiteral("""
-            ::text[])
-                     WITH ORDINALITY AS input (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)
-                ORDER BY position
-                ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
-                RETURNING id),
-            to_queue AS (SELECT jsonb_build_object(
-            """)
-        sql.appendInterpolation(DeliverJob.argumentName)
-        sql.appendLiteral(", id) AS args, ")
-        sql.appendInterpolation(DeliverJob.uniqueKeyPrefix)
-        sql.appendLiteral(" || id AS unique_key FROM created)")
-        PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: DeliverJob.kind, maxAttempts: DeliverJob.maxAttempts,
-                                       from: "to_queue", wake: .afterCommit)
-        sql.appendLiteral("SELECT count(*)::int8 FROM created")
-        let counted = try await connection.query(PostgresQuery(stringInterpolation: sql), logger: logger)
-        for try await count in counted.decode(Int64.self) { return Int(count) }
+        // One statement: the deliveries, and through the queue's enqueue text their jobs.
+        let counted = try await connection.execute(InsertStatement(rows: rows, itemEventIDs: itemEventIDs), logger: logger)
+        for try await count in counted { return Int(count) }
         return 0
     }
 

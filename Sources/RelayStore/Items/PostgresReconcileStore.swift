@@ -29,11 +29,8 @@ public struct PostgresReconcileStore: Sendable {
     /// The organisation's own ID for an Entrupy username (the SDK users mirror; the latest
     /// authorised when several share it), for notifications.
     public func uniqueUserID(username: String) async throws -> String? {
-        let rows = try await client.query("""
-            SELECT unique_user_id FROM sdk_users WHERE username = \(StoredText.clean(username))
-            ORDER BY last_authorized_at DESC LIMIT 1
-            """, logger: logger)
-        for try await id in rows.decode(String.self) { return id }
+        let rows = try await client.execute(UniqueUserIDStatement(username: StoredText.clean(username)), logger: logger)
+        for try await id in rows { return id }
         return nil
     }
 
@@ -50,9 +47,10 @@ public struct PostgresReconcileStore: Sendable {
     /// The stored state, with the item's row locked until the transaction ends (an item not
     /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
     static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        try await decodeState(tx.query("""
-            SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(entrupyID) FOR UPDATE
-            """, logger: logger))
+        for try await (result, final, flag, fetchedAt) in try await tx.execute(LockedStateStatement(entrupyID: entrupyID), logger: logger) {
+            return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+        }
+        return nil
     }
 
     private static func decodeState(_ rows: PostgresRowSequence) async throws -> StoredItemState? {
@@ -96,25 +94,11 @@ public struct PostgresReconcileStore: Sendable {
     /// The transaction's statements (see `commit`); throws `CommitRefused` to roll it back.
     private func write(_ change: ReconcileChange, item: EntrupyItem, on tx: PostgresConnection) async throws -> ApplyResult? {
         guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 3_000, interpolationCount: 32)
-        sql.appendLiteral("WITH ")
-        if change.stale {
-            try Self.appendRecordFetch(change, outcome: "stale", to: &sql)
-            sql.appendLiteral("SELECT 1::int8, '{}'::int8[], (SELECT count(*) FROM covered)::int8")
-        } else {
-            let changed = change.basedOn?.snapshot != item.snapshot
-            PostgresItemRepository.appendStore(item, fetchedAt: change.observedAt, new: change.basedOn == nil, changed: changed,
-                                               transitions: change.transitions, source: change.source, to: &sql)
-            sql.appendLiteral(",\n")
-            try Self.appendRecordFetch(change, outcome: change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"), to: &sql)
-            sql.appendLiteral("""
-                SELECT (SELECT count(*) FROM stored)::int8, coalesce((SELECT array_agg(id ORDER BY id) FROM events), '{}')::int8[],
-                       (SELECT count(*) FROM covered)::int8
-                """)
-        }
-        let rows = try await tx.query(PostgresQuery(stringInterpolation: sql), logger: logger)
+        let rows = change.stale
+            ? try await tx.execute(RecordStaleStatement(change: change, item: item), logger: logger)
+            : try await tx.execute(StoreStatement(change: change, item: item), logger: logger)
         var written: (items: Int64, eventIDs: [Int64], covered: Int64)?
-        for try await row in rows.decode((Int64, [Int64], Int64).self) { written = row }
+        for try await row in rows { written = row }
         guard let written else { throw StoreError.missingResult }
         // Another worker stored the new item first: undo the fetch's record, and diff again.
         guard written.items == 1 else { throw CommitRefused() }
@@ -144,25 +128,4 @@ public struct PostgresReconcileStore: Sendable {
     /// Thrown inside the commit's transaction to roll it back (`withTransaction` hands it on
     /// wrapped in a `PostgresTransactionError`).
     private struct CommitRefused: Error {}
-
-    /// Appends the CTEs that record the fetch (one row per fetch that reached the store, for
-    /// the item's timeline, at the time the answer was requested like the transitions it
-    /// caused) and mark the webhook event that asked for it processed, and (for a fetch of the
-    /// item, not a search) every other queued one about the item that arrived before the
-    /// fetch was requested (`covered`).
-    private static func appendRecordFetch(_ change: ReconcileChange, outcome: String,
-                                          to sql: inout PostgresQuery.StringInterpolation) throws {
-        let entrupyID = StoredText.clean(change.item.entrupyID)
-        sql.appendLiteral("recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note) VALUES (")
-        sql.appendInterpolation(entrupyID); sql.appendLiteral(", ")
-        sql.appendInterpolation(change.source.label); sql.appendLiteral(", ")
-        sql.appendInterpolation(change.source.webhookEventID); sql.appendLiteral(", ")
-        sql.appendInterpolation(outcome); sql.appendLiteral(", ")
-        sql.appendInterpolation(change.transitions.count); sql.appendLiteral(", ")
-        sql.appendInterpolation(change.observedAt); sql.appendLiteral(", ")
-        sql.appendInterpolation(change.item.storageNote); sql.appendLiteral("))")
-        // A search answer may lag behind the item itself: only a fetch of the item covers hints.
-        try PostgresWebhookEventRepository.appendMarkReconciled(to: &sql, eventID: change.source.webhookEventID, entrupyID: entrupyID,
-                                                            covering: change.source == .sync ? nil : change.observedAt)
-    }
 }

@@ -39,57 +39,6 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
             }
         }
 
-        func text(_ value: String?) -> String? { StoredText.clean(value, maxCharacters: 10_000) }
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: unique.count * 14)
-        sql.appendLiteral("""
-            WITH input (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
-                        verified_by, body, body_sha256, headers, client_address, request_id, repeats) AS (VALUES
-            """)
-        for (index, entry) in unique.enumerated() {
-            let e = entry.event
-            sql.appendLiteral(index == 0 ? "(" : ",(")
-            sql.appendInterpolation(StoredText.clean(e.parsed.dedupKey)); sql.appendLiteral(",")
-            sql.appendInterpolation(text(e.parsed.identifiers.eventID)); sql.appendLiteral(",")
-            sql.appendInterpolation(text(e.parsed.identifiers.eventType)); sql.appendLiteral(",")
-            sql.appendInterpolation(text(e.parsed.identifiers.entrupyID)); sql.appendLiteral(",")
-            sql.appendInterpolation(text(e.parsed.identifiers.customerItemID)); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.state.rawValue); sql.appendLiteral(",")
-            sql.appendInterpolation(text(e.parsed.parseError)); sql.appendLiteral(",")
-            sql.appendInterpolation(e.verifiedBy.rawValue); sql.appendLiteral(",")
-            sql.appendInterpolation(ByteBuffer(bytes: e.body)); sql.appendLiteral(",")
-            sql.appendInterpolation(e.parsed.bodySHA256); sql.appendLiteral(",")
-            sql.appendInterpolation(e.headersJSON); sql.appendLiteral("::jsonb,")
-            sql.appendInterpolation(e.clientAddress); sql.appendLiteral(",")
-            sql.appendInterpolation(e.requestID); sql.appendLiteral(",")
-            sql.appendInterpolation(entry.repeats); sql.appendLiteral(")")
-        }
-        // A redelivery of an event the worker gave up on queues it again; one still queued
-        // gets its job back if it has none (the unique key keeps it to one).
-        sql.appendLiteral("""
-            ),
-            upserted AS (
-                INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
-                    parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
-                    duplicates, last_duplicate_at)
-                SELECT dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error,
-                    verified_by, body, body_sha256, headers, client_address, request_id,
-                    repeats, CASE WHEN repeats > 0 THEN now() END
-                FROM input
-                ON CONFLICT (dedup_key) DO UPDATE
-                    SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
-                        state = CASE WHEN w.state = 'failed' THEN 'queued' ELSE w.state END
-                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
-            to_queue AS (
-                SELECT jsonb_build_object(
-            """)
-        sql.appendInterpolation(ReconcileWebhookJob.argumentName)
-        sql.appendLiteral(", id) AS args, ")
-        sql.appendInterpolation(ReconcileWebhookJob.uniqueKeyPrefix)
-        sql.appendLiteral(" || id AS unique_key FROM upserted WHERE state = 'queued')")
-        PostgresJobQueue.appendEnqueue(to: &sql, name: "enqueued", kind: ReconcileWebhookJob.kind,
-                                       maxAttempts: reconcileMaxAttempts, from: "to_queue", wake: .afterCommit)
-        sql.appendLiteral("SELECT id, dedup_key, inserted FROM upserted")
-
         // One statement and one commit for the whole batch, in two round trips. The statement
         // runs in its implicit transaction, which PostgreSQL commits at Sync; but its rows (and
         // postgres-nio's end of them) arrive with CommandComplete, before that commit has
@@ -100,12 +49,12 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         // connection, so it throws and the requests get 503. BEGIN + statement + COMMIT would
         // cost a third round trip, and a NOTIFY inside the batch's transaction would make
         // concurrent batches commit one at a time (see `PostgresJobQueue.Wake`).
-        let query = PostgresQuery(stringInterpolation: sql)
+        let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts)
         let logger = self.logger
         let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool)] in
-            let rows = try await connection.query(query, logger: logger)
+            let rows = try await connection.execute(statement, logger: logger)
             var found: [String: (id: Int64, inserted: Bool)] = [:]
-            for try await (id, key, inserted) in rows.decode((Int64, String, Bool).self) {
+            for try await (id, key, inserted) in rows {
                 found[key] = (id, inserted)
             }
             try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)

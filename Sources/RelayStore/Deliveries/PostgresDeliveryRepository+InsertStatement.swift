@@ -1,0 +1,52 @@
+import PostgresNIO
+import RelayCore
+import RelayQueue
+
+extension PostgresDeliveryRepository {
+    /// Inserts planned deliveries (one array per column) and, through the queue's enqueue
+    /// text, their `deliver` jobs; answers how many deliveries were new. Every reconcile that
+    /// plans deliveries runs it, so it is prepared once per connection: PostgreSQL parses it
+    /// once and soon plans it once, where a fresh statement was parsed and planned each time.
+    struct InsertStatement: PostgresPreparedStatement {
+        typealias Row = Int64
+        static let name = "deliveries_insert"
+        static let sql = """
+            WITH created AS (
+                INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
+                SELECT item_event_id, entrupy_id, rule, action_index, channel, target, payload::jsonb, nullif(signing_key_id, '')
+                FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[])
+                     WITH ORDINALITY AS input (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)
+                ORDER BY position
+                ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
+                RETURNING id),
+            to_queue AS (SELECT jsonb_build_object($9::text, id) AS args, $10::text || id AS unique_key FROM created)
+            """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$11::text", maxAttemptsParameter: "$12::int",
+                                                 from: "to_queue")
+            + "SELECT count(*)::int8 FROM created"
+
+        let rows: [PlannedDelivery]
+        /// The timeline rows of the transitions, by `PlannedDelivery.transitionIndex`.
+        let itemEventIDs: [Int64]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 12)
+            bindings.append(rows.map { itemEventIDs[$0.transitionIndex] })
+            bindings.append(rows.map(\.entrupyID))
+            bindings.append(rows.map(\.rule))
+            bindings.append(rows.map(\.actionIndex))
+            bindings.append(rows.map(\.channel.rawValue))
+            bindings.append(rows.map(\.target))
+            bindings.append(rows.map(\.payload.jsonText))
+            bindings.append(rows.map { $0.signingKeyID ?? "" })
+            bindings.append(DeliverJob.argumentName)
+            bindings.append(DeliverJob.uniqueKeyPrefix)
+            bindings.append(DeliverJob.kind)
+            bindings.append(DeliverJob.maxAttempts)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
+    }
+}

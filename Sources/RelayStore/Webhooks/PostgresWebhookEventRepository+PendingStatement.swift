@@ -1,0 +1,35 @@
+import Foundation
+import PostgresNIO
+import RelayCore
+
+extension PostgresWebhookEventRepository {
+    /// Reads a stored event with the basis of its reconcile: the database's clock and the
+    /// stored state of the item it names. Every reconcile starts with it, so it is prepared
+    /// once per connection (parsed once, and soon planned once).
+    struct PendingStatement: PostgresPreparedStatement {
+        typealias Row = (Int64, String?, String?, WebhookEventState, Date, Int64, Date, String?, Bool?, String?, Date?)
+        static let name = "webhook_pending"
+        static let sql = """
+            SELECT w.id, w.entrupy_id, w.customer_item_id, w.state, w.received_at,
+                   (extract(epoch FROM statement_timestamp() - w.received_at) * 1000)::int8, statement_timestamp(),
+                   i.result, i.result_final, i.flag, i.fetched_at
+            FROM webhook_events w
+                 -- Not a plain join: items has a dozen indexes, and planning the join weighed them all.
+                 LEFT JOIN LATERAL (SELECT result, result_final, flag, fetched_at FROM items
+                                    WHERE items.entrupy_id = w.entrupy_id LIMIT 1) i ON true
+            WHERE w.id = $1
+            """
+
+        let id: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
+    }
+}
