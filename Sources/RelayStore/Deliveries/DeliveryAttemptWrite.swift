@@ -20,23 +20,12 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
         self.retryIn = retryIn
     }
 
-    public static func appendWrite(_ batch: [DeliveryAttemptWrite], named name: String,
-                                   to sql: inout PostgresQuery.StringInterpolation) {
-        let attempts = batch.map(\.attempt)
-        sql.appendLiteral(",\n\(name)_input AS (SELECT * FROM unnest(")
-        sql.appendInterpolation(batch.map(\.deliveryID)); sql.appendLiteral("::bigint[], ")
-        sql.appendInterpolation(attempts.map(\.attempt)); sql.appendLiteral("::int[], ")
-        sql.appendInterpolation(attempts.map(\.outcome.rawValue)); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(batch.map { $0.retryIn?.milliseconds ?? 0 }); sql.appendLiteral("::bigint[], ")
-        sql.appendInterpolation(attempts.map(\.startedAt)); sql.appendLiteral("::timestamptz[], ")
-        sql.appendInterpolation(attempts.map(\.durationMilliseconds)); sql.appendLiteral("::int[], ")
-        sql.appendInterpolation(attempts.map { $0.statusCode ?? -1 }); sql.appendLiteral("::int[], ")
-        sql.appendInterpolation(attempts.map { text($0.smtpReply, 1000) }); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(attempts.map { text($0.error, 2000) }); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(attempts.map { text($0.responseExcerpt, 1000) }); sql.appendLiteral("::text[], ")
-        sql.appendInterpolation(attempts.map { text($0.worker, 200) })
-        sql.appendLiteral("""
-            ::text[])
+    public static func writeText(named name: String, firstParameter first: Int) -> String {
+        let arrays = ["bigint", "int", "text", "bigint", "timestamptz", "int", "int", "text", "text", "text", "text"]
+            .enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
+        return """
+            ,
+            \(name)_input AS (SELECT * FROM unnest(\(arrays))
                 AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker)),
             \(name)_updated AS (
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
@@ -53,7 +42,22 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                        nullif(i.error, ''), nullif(i.excerpt, ''), nullif(i.worker, '')
                 FROM \(name)_input i JOIN \(name)_updated u ON u.id = i.id
                 RETURNING delivery_id)
-            """)
+            """
+    }
+
+    public static func appendBindings(_ batch: [DeliveryAttemptWrite], to bindings: inout PostgresBindings) {
+        let attempts = batch.map(\.attempt)
+        bindings.append(batch.map(\.deliveryID))
+        bindings.append(attempts.map(\.attempt))
+        bindings.append(attempts.map(\.outcome.rawValue))
+        bindings.append(batch.map { $0.retryIn?.milliseconds ?? 0 })
+        bindings.append(attempts.map(\.startedAt))
+        bindings.append(attempts.map(\.durationMilliseconds))
+        bindings.append(attempts.map { $0.statusCode ?? -1 })
+        bindings.append(attempts.map { text($0.smtpReply, 1000) })
+        bindings.append(attempts.map { text($0.error, 2000) })
+        bindings.append(attempts.map { text($0.responseExcerpt, 1000) })
+        bindings.append(attempts.map { text($0.worker, 200) })
     }
 
     /// Peer text as stored: never NUL, bounded.
