@@ -31,6 +31,28 @@ struct MIMEMessageTests {
         #expect(lines.contains("Content-Transfer-Encoding: quoted-printable"))
     }
 
+    /// The Date header is computed by hand (a DateFormatter per message was costly): it says
+    /// what a POSIX formatter says, across leap days, century rules and the epoch's edges,
+    /// and clamps dates no header can carry instead of trapping.
+    @Test func dateTextAgreesWithAFormatter() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: 1_709_164_800.9)) == "Thu, 29 Feb 2024 00:00:00 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: 4_107_542_400)) == "Mon, 01 Mar 2100 00:00:00 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: 1e300)) == "Fri, 31 Dec 9999 23:59:59 +0000")
+        #expect(MIMEMessage.dateText(Date(timeIntervalSince1970: -1e300)) == "Mon, 01 Jan 0001 00:00:00 +0000")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)))
+            #expect(MIMEMessage.dateText(date) == formatter.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
     @Test func nonASCIISubjectsAreEncodedWords() throws {
         let subject = "Grüße — ✓ " + String(repeating: "ü", count: 40)
         let value = EncodedWord.headerValue(subject, nameLength: 9)
