@@ -10,7 +10,7 @@ extension PostgresJobQueue {
         typealias Row = (Int64, JobState)
 
         /// Unique per record type, and short: PostgreSQL cuts names at 63 bytes.
-        static var name: String { "jobs_finish_" + String(describing: Record.self) }
+        static var name: String { "jobs_finish_" + Record.recordName }
 
         static var sql: String {
             let records = Record.writeText(named: "record", firstParameter: 7)

@@ -20,6 +20,8 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
         self.retryIn = retryIn
     }
 
+    public static let recordName = "delivery_attempt"
+
     public static func writeText(named name: String, firstParameter first: Int) -> String {
         let arrays = ["bigint", "int", "text", "bigint", "timestamptz", "int", "int", "text", "text", "text", "text"]
             .enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
