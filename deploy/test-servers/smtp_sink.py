@@ -21,7 +21,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 class StoringHandler:
     def __init__(self, store, pipelining=True):
-        self.store = store
+        self.store = store  # None: accept and discard (benchmarks)
         self.pipelining = pipelining
         self.counter = 0
         self.lock = threading.Lock()
@@ -59,6 +59,8 @@ class StoringHandler:
         with self.lock:
             self.counter += 1
             name = "%06d-%d.json" % (self.counter, os.getpid())
+        if self.store is None:
+            return "250 2.0.0 OK queued as %s" % name
         record = {
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
@@ -85,7 +87,9 @@ def main():
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--store", required=True)
+    parser.add_argument("--store", help="directory for each accepted message (JSON and .eml)")
+    parser.add_argument("--discard", action="store_true",
+                        help="accept messages and store nothing (a benchmark measures the sender, not this disk)")
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--tls", choices=["none", "starttls", "implicit"], default="none")
@@ -93,7 +97,10 @@ def main():
     parser.add_argument("--mechanisms", help="AUTH mechanisms to offer, e.g. LOGIN (default: PLAIN,LOGIN)")
     parser.add_argument("--no-pipelining", action="store_true", help="do not offer PIPELINING")
     args = parser.parse_args()
-    os.makedirs(args.store, exist_ok=True)
+    if not args.discard and not args.store:
+        parser.error("--store or --discard is required")
+    if args.store:
+        os.makedirs(args.store, exist_ok=True)
 
     context = None
     if args.tls != "none":
@@ -121,7 +128,7 @@ def main():
             kwargs.update(auth_exclude_mechanism=[m for m in ("PLAIN", "LOGIN") if m not in offered])
     else:
         kwargs.update(auth_require_tls=False)
-    controller = Controller(StoringHandler(args.store, pipelining=not args.no_pipelining), **kwargs)
+    controller = Controller(StoringHandler(None if args.discard else args.store, pipelining=not args.no_pipelining), **kwargs)
     controller.start()
     print("ready", flush=True)
 
