@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PostgresNIO
+import RelayDatabase
 import RelayRuntime
 
 /// The Entrupy API budget in PostgreSQL, shared by every replica: the send times of the last
@@ -55,9 +56,9 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     /// on; otherwise says how long to wait.
     func take(allowed: Int) async throws -> Duration? {
         // Taken by every Entrupy request of every replica, under the row's lock: it must be cheap.
-        let rows = try await client.execute(TakeStatement(budget: name, windowMilliseconds: Self.windowMilliseconds,
-                                                          limit: limit, allowed: allowed), logger: logger)
-        for try await (taken, paused, untilSlotFrees) in rows {
+        let rows = try await PreparedStatementRunner.rows(TakeStatement(budget: name, windowMilliseconds: Self.windowMilliseconds,
+                                                          limit: limit, allowed: allowed), on: client, logger: logger)
+        for (taken, paused, untilSlotFrees) in rows {
             if taken > 0 { return nil }
             if paused > 0 { return .milliseconds(Int64(min(paused, 3600) * 1000) + 1) }
             return .milliseconds(Int64(min(max(untilSlotFrees, 0), 2) * 1000) + 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RelayDatabase
 import RelayCore
 import RelayQueue
 
@@ -26,9 +27,8 @@ public struct PostgresDeliveryRepository: Sendable {
         let rows = planned.filter { itemEventIDs.indices.contains($0.transitionIndex) }
         guard !rows.isEmpty else { return 0 }
         // One statement: the deliveries, and through the queue's enqueue text their jobs.
-        let counted = try await connection.execute(InsertStatement(rows: rows, itemEventIDs: itemEventIDs), logger: logger)
-        for try await count in counted { return Int(count) }
-        return 0
+        let counted = try await PreparedStatementRunner.rows(InsertStatement(rows: rows, itemEventIDs: itemEventIDs), on: connection, logger: logger)
+        return counted.first.map { Int($0) } ?? 0
     }
 
     public func delivery(id: Int64) async throws -> DeliveryRecord? {

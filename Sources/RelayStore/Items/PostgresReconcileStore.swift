@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PostgresNIO
+import RelayDatabase
 import RelayCore
 import RelayQueue
 
@@ -29,9 +30,7 @@ public struct PostgresReconcileStore: Sendable {
     /// The organisation's own ID for an Entrupy username (the SDK users mirror; the latest
     /// authorised when several share it), for notifications.
     public func uniqueUserID(username: String) async throws -> String? {
-        let rows = try await client.execute(UniqueUserIDStatement(username: StoredText.clean(username)), logger: logger)
-        for try await id in rows { return id }
-        return nil
+        try await PreparedStatementRunner.rows(UniqueUserIDStatement(username: StoredText.clean(username)), on: client, logger: logger).first
     }
 
     public func state(of entrupyID: String) async throws -> StoredItemState? {
@@ -47,7 +46,7 @@ public struct PostgresReconcileStore: Sendable {
     /// The stored state, with the item's row locked until the transaction ends (an item not
     /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
     static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        for try await (result, final, flag, fetchedAt) in try await tx.execute(LockedStateStatement(entrupyID: entrupyID), logger: logger) {
+        for (result, final, flag, fetchedAt) in try await PreparedStatementRunner.rows(LockedStateStatement(entrupyID: entrupyID), on: tx, logger: logger) {
             return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
         }
         return nil
@@ -95,11 +94,9 @@ public struct PostgresReconcileStore: Sendable {
     private func write(_ change: ReconcileChange, item: EntrupyItem, on tx: PostgresConnection) async throws -> ApplyResult? {
         guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
         let rows = change.stale
-            ? try await tx.execute(RecordStaleStatement(change: change, item: item), logger: logger)
-            : try await tx.execute(StoreStatement(change: change, item: item), logger: logger)
-        var written: (items: Int64, eventIDs: [Int64], covered: Int64)?
-        for try await row in rows { written = row }
-        guard let written else { throw StoreError.missingResult }
+            ? try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: tx, logger: logger)
+            : try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item), on: tx, logger: logger)
+        guard let written = rows.first.map({ (items: $0.0, eventIDs: $0.1, covered: $0.2) }) else { throw StoreError.missingResult }
         // Another worker stored the new item first: undo the fetch's record, and diff again.
         guard written.items == 1 else { throw CommitRefused() }
         if written.covered > 0 {

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RelayDatabase
 import RelayCore
 
 /// What happens to a stored event after the receiver: the worker reads it, marks it
@@ -8,9 +9,8 @@ extension PostgresWebhookEventRepository {
     /// The event with the basis of its reconcile (the database's clock, and the stored state
     /// of the item it names), in one query.
     public func pending(id: Int64) async throws -> PendingWebhook? {
-        let rows = try await client.execute(PendingStatement(id: id), logger: logger)
-        for try await (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt)
-            in rows {
+        let rows = try await PreparedStatementRunner.rows(PendingStatement(id: id), on: client, logger: logger)
+        for (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt) in rows {
             var stored: StoredItemState?
             if let final, let flag, let fetchedAt {
                 stored = StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import RelayDatabase
 import RelayCore
 import RelayQueue
 
@@ -52,9 +53,9 @@ public struct PostgresWebhookEventRepository: WebhookEventRepository {
         let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts)
         let logger = self.logger
         let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool)] in
-            let rows = try await connection.execute(statement, logger: logger)
+            let rows = try await PreparedStatementRunner.rows(statement, on: connection, logger: logger)
             var found: [String: (id: Int64, inserted: Bool)] = [:]
-            for try await (id, key, inserted) in rows {
+            for (id, key, inserted) in rows {
                 found[key] = (id, inserted)
             }
             try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
