@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import RelayDatabase
 
 extension PostgresJobQueue {
     /// Records how runs ended, many in one statement: `completed`; `retryable` after a snooze
@@ -15,7 +16,7 @@ extension PostgresJobQueue {
     /// `finish` with the handlers' writes (`JobRecordWrite`) as CTEs of the same statement:
     /// one round trip, and what the jobs did commits with their new states or not at all.
     /// Writes of several types (no handler today) take one statement per type, in one
-    /// transaction: the others' first, then the one that updates the jobs.
+    /// transaction, the last of which also updates the jobs.
     @discardableResult
     public static func finish(_ runs: [JobFinish], records: [any JobRecordWrite] = [], worker: String,
                               on connection: PostgresConnection, logger: Logger) async throws -> [Int64: JobState] {
@@ -26,18 +27,21 @@ extension PostgresJobQueue {
             }
             return try await finish(runs, like: NoJobRecord(), records: [], worker: worker, on: connection, logger: logger)
         }
-        var others: [ObjectIdentifier: any JobRecordWrite] = [:]
-        for record in records where type(of: record) != type(of: first) {
-            others[ObjectIdentifier(type(of: record))] = others[ObjectIdentifier(type(of: record))] ?? record
+        // One record of each type, in one order for every batch (by name), so that two batches
+        // lock their rows alike; the last statement also updates the jobs.
+        var byType: [ObjectIdentifier: any JobRecordWrite] = [:]
+        for record in records where byType[ObjectIdentifier(type(of: record))] == nil {
+            byType[ObjectIdentifier(type(of: record))] = record
         }
-        guard !others.isEmpty else {
+        let types = byType.values.sorted { type(of: $0).recordName < type(of: $1).recordName }
+        guard types.count > 1, let last = types.last else {
             return try await finish(runs, like: first, records: records, worker: worker, on: connection, logger: logger)
         }
         return try await connection.withTransaction(logger: logger) { tx in
-            for other in others.values {
+            for other in types.dropLast() {
                 _ = try await finish([], like: other, records: records, worker: worker, on: tx, logger: logger)
             }
-            return try await finish(runs, like: first, records: records, worker: worker, on: tx, logger: logger)
+            return try await finish(runs, like: last, records: records, worker: worker, on: tx, logger: logger)
         }
     }
 
@@ -48,7 +52,7 @@ extension PostgresJobQueue {
                                                        logger: Logger) async throws -> [Int64: JobState] {
         let statement = FinishStatement(runs: runs, records: records.compactMap { $0 as? Record }, worker: worker)
         var states: [Int64: JobState] = [:]
-        for try await (id, state) in try await connection.execute(statement, logger: logger) { states[id] = state }
+        for (id, state) in try await PreparedStatementRunner.rows(statement, on: connection, logger: logger) { states[id] = state }
         return states
     }
 
@@ -56,7 +60,7 @@ extension PostgresJobQueue {
     private static func completed(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
                                   logger: Logger) async throws -> [Int64: JobState] {
         var states: [Int64: JobState] = [:]
-        for try await (id, state) in try await connection.execute(CompleteStatement(runs: runs, worker: worker), logger: logger) {
+        for (id, state) in try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger) {
             states[id] = state
         }
         return states

@@ -66,11 +66,11 @@ struct JobRecordWriteTests {
         #expect(result.marks == ["a", "b"])
     }
 
-    /// One type's write refused: the other type's write (written first, in its own statement)
-    /// and both jobs' outcomes are undone with it (the jobs stay running, so their leases end
-    /// and they run again).
+    /// One type's write refused: the other type's write (written first, in its own statement:
+    /// types go in the order of their names, whatever the batch's order) and both jobs'
+    /// outcomes are undone with it (the jobs stay running, so their leases end and they run again).
     @Test func aRefusedWriteOfOneTypeUndoesTheOtherAndTheJobs() async throws {
-        let result = try await finish { [FirstMark(jobID: $0, note: "refuse"), SecondMark(jobID: $1, note: "b")] }
+        let result = try await finish { [SecondMark(jobID: $1, note: "refuse"), FirstMark(jobID: $0, note: "a")] }
         #expect(result.states == [nil, nil])
         #expect(result.marks == [])
     }
