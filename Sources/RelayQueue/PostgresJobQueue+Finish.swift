@@ -21,12 +21,6 @@ extension PostgresJobQueue {
     public static func finish(_ runs: [JobFinish], records: [any JobRecordWrite] = [], worker: String,
                               on connection: PostgresConnection, logger: Logger) async throws -> [Int64: JobState] {
         guard !runs.isEmpty else { return [:] }
-        guard let first = records.first else {
-            if runs.allSatisfy({ $0.outcome == .completed }) {
-                return try await completed(runs, worker: worker, on: connection, logger: logger)
-            }
-            return try await finish(runs, like: NoJobRecord(), records: [], worker: worker, on: connection, logger: logger)
-        }
         // One record of each type, in one order for every batch (by name), so that two batches
         // lock their rows alike; the last statement also updates the jobs.
         var byType: [ObjectIdentifier: any JobRecordWrite] = [:]
@@ -34,8 +28,14 @@ extension PostgresJobQueue {
             byType[ObjectIdentifier(type(of: record))] = record
         }
         let types = byType.values.sorted { type(of: $0).recordName < type(of: $1).recordName }
-        guard types.count > 1, let last = types.last else {
-            return try await finish(runs, like: first, records: records, worker: worker, on: connection, logger: logger)
+        guard let last = types.last else {
+            if runs.allSatisfy({ $0.outcome == .completed }) {
+                return try await completed(runs, worker: worker, on: connection, logger: logger)
+            }
+            return try await finish(runs, like: NoJobRecord(), records: [], worker: worker, on: connection, logger: logger)
+        }
+        guard types.count > 1 else {
+            return try await finish(runs, like: last, records: records, worker: worker, on: connection, logger: logger)
         }
         return try await connection.withTransaction(logger: logger) { tx in
             for other in types.dropLast() {

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
 import PostgresNIO
 import RelayDatabase
 import RelayCore
