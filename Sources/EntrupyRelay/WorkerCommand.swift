@@ -24,11 +24,13 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = environment.settings
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
-        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize,
+                                                         keepOpen: settings.database.poolMinSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
-        var services: [any Service] = [client] + worker.services
+        let warmup = PoolWarmup(client: client, connections: settings.database.poolMinSize, logger: logger)
+        var services: [any Service] = [client, warmup] + worker.services
         if let port {
-            services.append(OperationsServer.make(host: host, port: port, client: client, catalog: try environment.migrationCatalog(),
+            services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
                                                   registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
                                                   maxConnections: settings.http.maxConnections, logger: logger))
         }

@@ -38,6 +38,17 @@ struct SettingsTests {
         #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64", "DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
     }
 
+    /// The whole pool is opened at start unless told otherwise, and never more than the pool.
+    @Test func keptConnectionsDefaultToThePool() throws {
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolMinSize == 68)
+        #expect(try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_MIN_SIZE": "0"]) { $1 }).database.poolMinSize == 0)
+        for value in ["11", "-1", "ten", "1e3", "9223372036854775808"] {
+            #expect(throws: SettingsError.self, "DATABASE_POOL_MIN_SIZE=\(value)") {
+                _ = try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_MIN_SIZE": value]) { $1 })
+            }
+        }
+    }
+
     @Test func databaseTLSIsRequiredUnlessTheURLSaysOtherwise() throws {
         #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay").tlsMode == .require)
         #expect(try DatabaseURL(parsing: "postgres://relay@127.0.0.1/relay?sslmode=disable").tlsMode == .disable)

@@ -13,7 +13,10 @@ public enum DatabaseClientFactory {
     ///   relay) can undo the last fraction of a second of this pool's commits. Only for the
     ///   worker's bookkeeping, whose loss means work done again, never data lost (see
     ///   `WorkerAssembly`).
-    public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
+    /// - Parameter keepOpen: connections the pool opens at once and keeps open while idle
+    ///   (`PoolWarmup` waits for them); the others are opened on demand and closed after a
+    ///   minute unused.
+    public static func makeClient(_ url: DatabaseURL, poolSize: Int, keepOpen: Int = 0, statementTimeout: Duration? = nil,
                                   synchronousCommit: Bool = true, logger: Logger) throws -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS
         switch url.tlsMode {
@@ -26,6 +29,7 @@ public enum DatabaseClientFactory {
             database: url.database, tls: tls
         )
         configuration.options.maximumConnections = poolSize
+        configuration.options.minimumConnections = min(max(0, keepOpen), poolSize)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
         var parameters: [(String, String)] = []

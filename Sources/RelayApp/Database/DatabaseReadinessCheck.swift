@@ -8,17 +8,21 @@ import RelayHTTP
 import RelayStore
 
 /// Ready when the database answers within a second and every migration this build knows
-/// has been applied (a replica started before `migrate` ran is not ready). Entrupy's health
+/// has been applied (a replica started before `migrate` ran is not ready), and once the
+/// pool's kept connections are open (`PoolWarmup`, or it gave up on them). Entrupy's health
 /// (the last `GET /v1/health`) is reported as its own check under `entrupy`, but never makes
 /// the relay unready: while Entrupy is down the receiver must keep storing webhooks.
 public struct DatabaseReadinessCheck: ReadinessCheck {
     let client: PostgresClient
+    let warmup: PoolWarmup?
     let catalog: MigrationCatalog
     let entrupy: EntrupyHealthMonitor?
     let logger: Logger
 
-    public init(client: PostgresClient, catalog: MigrationCatalog, entrupy: EntrupyHealthMonitor? = nil, logger: Logger) {
+    public init(client: PostgresClient, warmup: PoolWarmup? = nil, catalog: MigrationCatalog,
+                entrupy: EntrupyHealthMonitor? = nil, logger: Logger) {
         self.client = client
+        self.warmup = warmup
         self.catalog = catalog
         self.entrupy = entrupy
         self.logger = logger
@@ -26,6 +30,11 @@ public struct DatabaseReadinessCheck: ReadinessCheck {
 
     public func check() async -> ReadinessReport {
         var report = await checkDatabase()
+        if let warmup {
+            let status = warmup.status
+            report.checks["database_pool"] = status.summary
+            if !status.isSettled { report.ready = false }
+        }
         report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_API_TOKEN"
         return report
     }

@@ -11,13 +11,13 @@ import RelayStore
 /// `/healthz`, `/readyz` and `/metrics` on their own port, for processes that serve nothing
 /// else (`entrupy-relay worker --port P`), so every replica can be probed and scraped.
 public enum OperationsServer {
-    public static func make(host: String, port: Int, client: PostgresClient, catalog: MigrationCatalog,
+    public static func make(host: String, port: Int, client: PostgresClient, warmup: PoolWarmup? = nil, catalog: MigrationCatalog,
                             registry: PrometheusCollectorRegistry, entrupy: EntrupyHealthMonitor?, idleTimeout: Duration,
                             maxConnections: Int, logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
-        HealthController(readiness: DatabaseReadinessCheck(client: client, catalog: catalog, entrupy: entrupy, logger: logger),
+        HealthController(readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: entrupy, logger: logger),
                          registry: registry)
             .addRoutes(to: router)
         return Application(

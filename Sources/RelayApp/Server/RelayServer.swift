@@ -20,6 +20,8 @@ public struct RelayServer {
     public let ingestor: GroupCommitIngestor
     let hangupService: HangupWithoutWorkerService?
     public let client: PostgresClient
+    /// Opens the pool's kept connections at start; `/readyz` waits for it.
+    public let warmup: PoolWarmup
     /// The query API's and console's pool: its own connections, each statement bounded.
     public let apiClient: PostgresClient
     /// The in-process worker, unless `serve --no-worker`.
@@ -37,6 +39,8 @@ public struct RelayServer {
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
+        let warmup = PoolWarmup(client: client, connections: settings.database.poolMinSize, logger: logger)
+        self.warmup = warmup
         apiClient = try DatabaseClientFactory.makeClient(
             settings.database.url, poolSize: settings.database.apiPoolSize,
             statementTimeout: .milliseconds(settings.database.apiStatementTimeoutMilliseconds), logger: logger)
@@ -76,11 +80,11 @@ public struct RelayServer {
         entrupyHealth = monitor
         ownsEntrupyHealth = worker == nil && monitor != nil
         HealthController(
-            readiness: DatabaseReadinessCheck(client: client, catalog: catalog, entrupy: monitor, logger: logger),
+            readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
             registry: registry, servesMetrics: settings.http.metricsPort == nil
         ).addRoutes(to: router)
         operations = settings.http.metricsPort.map { port in
-            OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, catalog: catalog, registry: registry,
+            OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, warmup: warmup, catalog: catalog, registry: registry,
                                   entrupy: monitor, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
         }
 
@@ -110,7 +114,7 @@ public struct RelayServer {
     public var services: [any Service] {
         let hangup: [any Service] = hangupService.map { [$0] } ?? []
         let health: [any Service] = ownsEntrupyHealth ? entrupyHealth.map { [$0] } ?? [] : []
-        return [client, apiClient] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
+        return [client, warmup, apiClient] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
             + (operations.map { [$0] } ?? [])
     }
 
