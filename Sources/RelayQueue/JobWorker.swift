@@ -150,7 +150,9 @@ public final class JobWorker: Service, Sendable {
         var jobLogger = logger
         jobLogger[metadataKey: "job_id"] = "\(job.id)"
         jobLogger[metadataKey: "job_kind"] = .string(job.kind)
-        let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger)
+        let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger,
+                                 lease: JobLease(worker: configuration.workerID, duration: configuration.lease),
+                                 runnableKinds: Set(handlers.keys))
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
@@ -167,10 +169,20 @@ public final class JobWorker: Service, Sendable {
         if case .retry(let error, nil) = result.outcome {
             result.outcome = .retry(error: error, delay: backoff.delay(afterAttempt: job.attempt))
         }
+        // Jobs the handler enqueued under this worker's lease are held from now on, as claimed ones are.
+        let next = result.then
+        state.withLock { run in
+            run.executing += next.count
+            for job in next { run.held[job.id] = job }
+        }
         finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: result.outcome),
                            record: result.record, addedAt: start))
         state.withLock { $0.executing -= 1 }
         wake.signal()
+        guard !next.isEmpty else { return }
+        await withDiscardingTaskGroup { group in
+            for job in next { group.addTask { await self.execute(job) } }
+        }
     }
 
     /// Metrics and logs for recorded runs.

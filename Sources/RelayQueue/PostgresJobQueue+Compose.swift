@@ -7,17 +7,45 @@ extension PostgresJobQueue {
     /// its rows and their jobs together (the receiver's batch, a reconcile's deliveries). The
     /// kind and the maximum attempts are the statement's parameters `kindParameter` and
     /// `maxAttemptsParameter` ("$9::text", say), so the text never changes and the caller can
-    /// prepare it. The queue stays the only code that writes `jobs` rows.
+    /// prepare it. The queue stays the only code that writes `jobs` rows. The CTE returns each
+    /// new job's `id`, `args` and `leased_by`.
+    ///
+    /// With `leaseParameters` (a worker's ID as text and a lease in milliseconds as bigint,
+    /// "$13::text" and "$14::bigint"; see `JobLease`), jobs are inserted already claimed by that
+    /// worker, in their first attempt, when the worker parameter is not NULL; read them back with
+    /// `leasedJobs`. Otherwise they are available.
     ///
     /// The CTE does not notify: PostgreSQL holds one lock for the whole cluster from a
     /// transaction's NOTIFY until its commit is flushed, so transactions that notify commit
     /// one at a time, each waiting out the others' fsync. The caller runs
-    /// `wakeWorkers(on:logger:)` once its transaction has committed.
-    public static func enqueueText(name: String, kindParameter: String, maxAttemptsParameter: String, from source: String) -> String {
-        ",\n\(name) AS (INSERT INTO jobs (kind, args, unique_key, max_attempts) SELECT \(kindParameter), args, unique_key, "
-            + "greatest(1, \(maxAttemptsParameter)) FROM \(source) "
+    /// `wakeWorkers(on:logger:)` once its transaction has committed, when it enqueued jobs
+    /// that are not leased.
+    public static func enqueueText(name: String, kindParameter: String, maxAttemptsParameter: String, from source: String,
+                                   leaseParameters: (worker: String, milliseconds: String)? = nil) -> String {
+        let claim: (columns: String, values: String)
+        if let lease = leaseParameters {
+            let leased = "\(lease.worker) IS NOT NULL"
+            claim = (", state, attempt, leased_by, lease_expires_at",
+                     ", CASE WHEN \(leased) THEN '\(JobState.running.rawValue)' ELSE '\(JobState.available.rawValue)' END"
+                        + ", CASE WHEN \(leased) THEN 1 ELSE 0 END, \(lease.worker)"
+                        + ", CASE WHEN \(leased) THEN now() + \(lease.milliseconds) * interval '1 millisecond' END")
+        } else {
+            claim = ("", "")
+        }
+        return ",\n\(name) AS (INSERT INTO jobs (kind, args, unique_key, max_attempts\(claim.columns)) SELECT \(kindParameter), args, unique_key, "
+            + "greatest(1, \(maxAttemptsParameter))\(claim.values) FROM \(source) "
             // A job whose key is held by a live job (any state but completed or dead) is not enqueued again.
-            + "ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN ('completed', 'dead') DO NOTHING RETURNING id)\n"
+            + "ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN ('completed', 'dead') DO NOTHING "
+            + "RETURNING id, args, leased_by)\n"
+    }
+
+    /// The jobs an `enqueueText` statement inserted under a lease, from their IDs and
+    /// arguments (as text), ready to hand to the worker (`JobResult.then`): in their first
+    /// attempt, never crashed.
+    public static func leasedJobs(kind: String, maxAttempts: Int, ids: [Int64], args: [String]) -> [ClaimedJob] {
+        zip(ids, args).map { id, args in
+            ClaimedJob(id: id, kind: kind, args: args, attempt: 1, maxAttempts: max(1, maxAttempts), crashes: 0)
+        }
     }
 
     /// Wakes the workers in a statement (and so a transaction) of its own, after an

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import RelayCore
+import PostgresNIO
+import RelayQueue
 import RelayStore
 import Testing
 
@@ -140,6 +142,43 @@ struct ReconcileCommitTests {
                     try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'")
                 })
                 #expect(jobsWhenWoken == 1)
+            }
+        }
+    }
+
+    /// With a worker's lease, the deliveries' jobs come back claimed by it (its handler hands
+    /// them to it to run at once), and nobody is woken: no other worker could claim them.
+    @Test func aCommitWithALeaseReturnsItsDeliveriesJobsClaimed() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let store = PostgresReconcileStore(client: client, logger: Self.logger)
+                let now = try await store.clock()
+                var change = Self.change(EntrupyItem(entrupyID: "ENT-LEASE-1", result: "authentic", resultFinal: true), basedOn: nil, at: now)
+                change.deliveries = (0..<2).map { index in
+                    PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-LEASE-1", rule: "r", actionIndex: index, channel: .webhook,
+                                    target: "https://example.com/hook", payload: .object(["body": .string("{}")]), signingKeyID: nil)
+                }
+                let toCommit = change
+                let lease = JobLease(worker: "reconciler-1", duration: .seconds(30))
+                // Notifications arrive in commit order: if the commit had woken anyone, its wake
+                // would come before the marker sent after it.
+                let first = try await TestDatabase.withClient(db) { listener in
+                    try await listener.withConnection { connection in
+                        try await connection.listen(on: PostgresJobQueue.channel) { notifications -> String? in
+                            let result = try #require(try await store.commit(toCommit, lease: lease))
+                            #expect(result.deliveries == 2)
+                            #expect(result.leasedJobs.map(\.kind) == ["deliver", "deliver"])
+                            #expect(result.leasedJobs.map(\.attempt) == [1, 1])
+                            let ids = try result.leasedJobs.map { try $0.decode(DeliverJob.self).deliveryID }
+                            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM deliveries WHERE id IN (\(ids.map(String.init).joined(separator: ",")))") == 2)
+                            _ = try await client.query("SELECT pg_notify(\(PostgresJobQueue.channel), 'marker')", logger: Self.logger).collect()
+                            for try await notification in notifications { return notification.payload }
+                            return nil
+                        }
+                    }
+                }
+                #expect(first == "marker", "no wake: the jobs are already claimed")
+                #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'running' AND leased_by = 'reconciler-1' AND attempt = 1") == 2)
             }
         }
     }

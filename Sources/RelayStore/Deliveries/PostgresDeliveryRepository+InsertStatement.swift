@@ -4,11 +4,12 @@ import RelayQueue
 
 extension PostgresDeliveryRepository {
     /// Inserts planned deliveries (one array per column) and, through the queue's enqueue
-    /// text, their `deliver` jobs; answers how many deliveries were new. Every reconcile that
+    /// text, their `deliver` jobs, leased to `lease`'s worker when there is one; answers how
+    /// many deliveries were new, and the IDs and arguments of the leased jobs. Every reconcile that
     /// plans deliveries runs it, so it is prepared once per connection: PostgreSQL parses it
     /// once and soon plans it once, where a fresh statement was parsed and planned each time.
     struct InsertStatement: PostgresPreparedStatement {
-        typealias Row = Int64
+        typealias Row = (Int64, [Int64], [String])
         static let name = "deliveries_insert"
         static let sql = """
             WITH created AS (
@@ -21,15 +22,21 @@ extension PostgresDeliveryRepository {
                 RETURNING id),
             to_queue AS (SELECT jsonb_build_object($9::text, id) AS args, $10::text || id AS unique_key FROM created)
             """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$11::text", maxAttemptsParameter: "$12::int",
-                                                 from: "to_queue")
-            + "SELECT count(*)::int8 FROM created"
+                                                 from: "to_queue", leaseParameters: ("$13::text", "$14::int8"))
+            + """
+            SELECT (SELECT count(*) FROM created)::int8,
+                   coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
+                   coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
+            """
 
         let rows: [PlannedDelivery]
         /// The timeline rows of the transitions, by `PlannedDelivery.transitionIndex`.
         let itemEventIDs: [Int64]
+        /// The worker that runs the jobs next, if any (otherwise they wait to be claimed).
+        let lease: JobLease?
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 12)
+            var bindings = PostgresBindings(capacity: 14)
             bindings.append(rows.map { itemEventIDs[$0.transitionIndex] })
             bindings.append(rows.map(\.entrupyID))
             bindings.append(rows.map(\.rule))
@@ -42,11 +49,13 @@ extension PostgresDeliveryRepository {
             bindings.append(DeliverJob.uniqueKeyPrefix)
             bindings.append(DeliverJob.kind)
             bindings.append(DeliverJob.maxAttempts)
+            bindings.append(lease?.worker)
+            bindings.append(lease.map { Int64($0.duration.milliseconds) } ?? 0)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
+            try row.decode((Int64, [Int64], [String]).self)
         }
     }
 }

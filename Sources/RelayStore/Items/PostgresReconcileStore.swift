@@ -75,14 +75,18 @@ public struct PostgresReconcileStore: Sendable {
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
     /// Two statements in the transaction: lock and read the item's row, then one that writes
     /// the item, its timeline, the record of the fetch and the events' state (and one more for
-    /// deliveries, when the rules planned some).
-    public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
+    /// deliveries, when the rules planned some). With a `lease`, the deliveries' jobs are
+    /// inserted claimed by its worker (`ApplyResult.leasedJobs`); without one, the workers are
+    /// woken to claim them.
+    public func commit(_ change: ReconcileChange, lease: JobLease? = nil) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         do {
             return try await client.withConnection { connection -> ApplyResult? in
-                let result = try await connection.withTransaction(logger: logger) { tx in try await write(change, item: item, on: tx) }
-                if let result, result.deliveries > 0 { await wakeWorkers(on: connection) }
+                let result = try await connection.withTransaction(logger: logger) { tx in
+                    try await write(change, item: item, lease: lease, on: tx)
+                }
+                if let result, result.deliveries > result.leasedJobs.count { await wakeWorkers(on: connection) }
                 return result
             }
         } catch let error as PostgresTransactionError where error.closureError is CommitRefused && error.rollbackError == nil {
@@ -91,7 +95,7 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// The transaction's statements (see `commit`); throws `CommitRefused` to roll it back.
-    private func write(_ change: ReconcileChange, item: EntrupyItem, on tx: PostgresConnection) async throws -> ApplyResult? {
+    private func write(_ change: ReconcileChange, item: EntrupyItem, lease: JobLease?, on tx: PostgresConnection) async throws -> ApplyResult? {
         guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
         let rows = change.stale
             ? try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: tx, logger: logger)
@@ -104,8 +108,9 @@ public struct PostgresReconcileStore: Sendable {
         }
         if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
         let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: written.eventIDs,
-                                                                     on: tx, logger: logger)
-        return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries, entrupyID: item.entrupyID)
+                                                                     lease: lease, on: tx, logger: logger)
+        return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries.count, entrupyID: item.entrupyID,
+                           leasedJobs: deliveries.leasedJobs)
     }
 
     /// Wakes the workers for the deliveries just committed, on the transaction's connection.

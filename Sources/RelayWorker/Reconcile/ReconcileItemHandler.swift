@@ -25,8 +25,10 @@ public struct ReconcileItemHandler: JobHandler {
             return .discard(error: "job names no item")
         }
         do {
-            _ = try await itemLock.withLock(target.lockKey) { try await pipeline.reconcile(target, source: args.reconcileSource) }
-            return .completed
+            let result = try await itemLock.withLock(target.lockKey) {
+                try await pipeline.reconcile(target, source: args.reconcileSource, lease: context.lease(forRunning: DeliverJob.kind))
+            }
+            return JobResult(.completed, then: result.leasedJobs)
         } catch let error as EntrupyAPIError {
             return error.jobResult
         }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import RelayCore
+import RelayQueue
 import RelayRules
 import RelayRuntime
 import RelayStore
@@ -47,20 +48,23 @@ public struct ReconcilePipeline: Sendable {
     }
 
     /// Fetches the item and stores what changed. `basis`, when the caller read it just before
-    /// (with the webhook event), saves reading the clock and the stored state apart. Throws
+    /// (with the webhook event), saves reading the clock and the stored state apart. With a
+    /// `lease` (a job handler's, `JobContext.lease(forRunning:)`), the deliveries' jobs come
+    /// back claimed by its worker (`ApplyResult.leasedJobs`), to run at once. Throws
     /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
     @discardableResult
-    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil,
+                          lease: JobLease? = nil) async throws -> ApplyResult {
         let observedAt: Date
         if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source, basis: basis)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis, lease: lease)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
     public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
-                      basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+                      basis: ReconcileBasis? = nil, lease: JobLease? = nil) async throws -> ApplyResult {
         // The basis describes this item only if it was read under the ID the item is stored by.
         let basisIsForItem = basis != nil && basis?.entrupyID == item.storable.entrupyID
         for round in 0..<Self.maxRounds {
@@ -72,7 +76,7 @@ public struct ReconcilePipeline: Sendable {
                let uniqueUserID = try await store.uniqueUserID(username: username) {
                 change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify, uniqueUserID: uniqueUserID)
             }
-            if let result = try await store.commit(change) {
+            if let result = try await store.commit(change, lease: lease) {
                 report(result, item: item, source: source)
                 return result
             }

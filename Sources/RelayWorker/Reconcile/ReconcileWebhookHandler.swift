@@ -58,9 +58,11 @@ public struct ReconcileWebhookHandler: JobHandler {
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         do {
-            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis)
+            // The deliveries it plans come back leased to this worker, which sends them next.
+            let result = try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis,
+                                                      lease: context.lease(forRunning: DeliverJob.kind))
             latency.record(duration: event.age)
-            return .completed
+            return JobResult(.completed, then: result.leasedJobs)
         } catch EntrupyAPIError.notFound {
             let waited = event.age
             guard waited < notFoundWindow else {

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayCore
+import RelayQueue
+import Synchronization
+import Testing
+
+struct ParentJob: JobArgs, Equatable { static let kind = "parent" }
+struct ChildJob: JobArgs, Equatable { static let kind = "child" }
+
+/// Enqueues children through `enqueueText` with its lease parameters, as the reconcile's
+/// deliveries are; answers the leased ones' IDs and arguments.
+struct EnqueueLeasedStatement: PostgresPreparedStatement {
+    typealias Row = ([Int64], [String])
+    static let name = "test_enqueue_leased"
+    static let sql = "WITH to_queue AS (SELECT jsonb_build_object('n', n) AS args, NULL::text AS unique_key FROM generate_series(1, $1::int) AS n)"
+        + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$2::text", maxAttemptsParameter: "$3::int", from: "to_queue",
+                                       leaseParameters: ("$4::text", "$5::int8"))
+        + """
+        SELECT coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
+               coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
+        """
+    let count: Int
+    let lease: JobLease?
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(count)
+        bindings.append(ChildJob.kind)
+        bindings.append(5)
+        bindings.append(lease?.worker)
+        bindings.append(Int64(lease?.duration.milliseconds ?? 0))
+        return bindings
+    }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(([Int64], [String]).self) }
+
+    static func run(_ count: Int, lease: JobLease?, on client: PostgresClient) async throws -> [ClaimedJob] {
+        var jobs: [ClaimedJob] = []
+        for try await (ids, args) in try await client.execute(EnqueueLeasedStatement(count: count, lease: lease), logger: TestDatabase.logger) {
+            jobs += PostgresJobQueue.leasedJobs(kind: ChildJob.kind, maxAttempts: 5, ids: ids, args: args)
+        }
+        return jobs
+    }
+}
+
+/// A parent that enqueues two children for its own worker to run next.
+struct ParentHandler: JobHandler {
+    let client: PostgresClient
+    func run(_ args: ParentJob, context: JobContext) async throws -> JobResult {
+        let children = try await EnqueueLeasedStatement.run(2, lease: context.lease(forRunning: ChildJob.kind), on: client)
+        return JobResult(.completed, then: children)
+    }
+}
+
+struct ChildHandler: JobHandler {
+    let runs: Runs
+    final class Runs: Sendable {
+        let attempts = Mutex<[Int]>([])
+    }
+    func run(_ args: ChildJob, context: JobContext) async throws -> JobResult {
+        runs.attempts.withLock { $0.append(context.attempt) }
+        return .completed
+    }
+}
+
+@Suite("Jobs enqueued under a worker's lease", .timeLimit(.minutes(2)))
+struct LeasedEnqueueTests {
+    /// With a worker, the jobs are inserted claimed by it, in their first attempt; without,
+    /// available. A leased job whose worker dies is rescued when the lease runs out.
+    @Test func theLeaseClaimsAtInsertAndRunsOutLikeAClaim() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let queue = PostgresJobQueueFactory.make(client)
+                let leased = try await EnqueueLeasedStatement.run(2, lease: JobLease(worker: "w1", duration: .seconds(30)), on: client)
+                #expect(leased.map(\.attempt) == [1, 1])
+                #expect(leased.map(\.kind) == [ChildJob.kind, ChildJob.kind])
+                #expect(try leased.map { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value } == [1, 2])
+                #expect(try await EnqueueLeasedStatement.run(1, lease: nil, on: client).isEmpty)
+                let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
+                #expect(rows.map(\.state) == [.running, .running, .available])
+                #expect(rows.map(\.attempt) == [1, 1, 0])
+                #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
+                #expect(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).map(\.id) == [rows[2].id],
+                        "a leased job is not claimable")
+                let expiring = try await EnqueueLeasedStatement.run(1, lease: JobLease(worker: "w3", duration: .milliseconds(1)), on: client)
+                try await Task.sleep(for: .milliseconds(20))
+                #expect(try await queue.rescueExpiredLeases(maxCrashes: 3).retried == 1)
+                let rescued = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).first)
+                #expect(rescued.id == expiring.first?.id)
+                #expect(rescued.attempt == 2)
+                #expect(rescued.crashes == 1)
+            }
+        }
+    }
+
+    /// The children run on the parent's worker with no claim (they are never claimable) and
+    /// are recorded like claimed runs.
+    @Test func aWorkerRunsWhatItsHandlerEnqueuedUnderItsLease() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let queue = PostgresJobQueueFactory.make(client)
+                let runs = ChildHandler.Runs()
+                let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(ParentHandler(client: client)), AnyJobHandler(ChildHandler(runs: runs))],
+                                       configuration: JobWorkerConfiguration(workerID: "parent-worker", concurrency: 4, pollInterval: .seconds(60)),
+                                       logger: TestDatabase.logger)
+                try await queue.enqueue([try NewJob(ParentJob())])
+                let running = Task { try await worker.run() }
+                defer { running.cancel() }
+                #expect(try await eventually(timeout: .seconds(30)) { try await queue.list(state: .completed, limit: 10).count == 3 })
+                #expect(runs.attempts.withLock { $0 } == [1, 1])
+                let children = try await queue.list(state: .completed, limit: 10).filter { $0.kind == ChildJob.kind }
+                #expect(children.map(\.attempt) == [1, 1])
+                #expect(children.allSatisfy { $0.leasedBy == "parent-worker" || $0.leasedBy == nil })
+            }
+        }
+    }
+
+    @Test func aHandlerGetsALeaseOnlyForKindsItsWorkerRuns() {
+        let lease = JobLease(worker: "w", duration: .seconds(30))
+        let context = JobContext(id: 1, attempt: 1, maxAttempts: 1, logger: TestDatabase.logger, lease: lease, runnableKinds: [ParentJob.kind])
+        #expect(context.lease(forRunning: ParentJob.kind) == lease)
+        #expect(context.lease(forRunning: ChildJob.kind) == nil)
+    }
+}
