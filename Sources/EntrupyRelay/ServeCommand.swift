@@ -39,8 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
         let catalog = try environment.migrationCatalog()
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
-        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize,
-                                                         keepOpen: settings.database.poolMinSize, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let server = try CommandEnvironment.assemble {
             try RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger, runWorker: !noWorker)
         }

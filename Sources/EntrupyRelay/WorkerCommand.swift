@@ -24,10 +24,9 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = environment.settings
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
-        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize,
-                                                         keepOpen: settings.database.poolMinSize, logger: logger)
+        let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
-        let warmup = PoolWarmup(client: client, connections: settings.database.poolMinSize, logger: logger)
+        let warmup = PoolWarmup(client: client, connections: settings.database.poolWarmSize, logger: logger)
         var services: [any Service] = [client, warmup] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),

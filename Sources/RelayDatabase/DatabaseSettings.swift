@@ -5,9 +5,9 @@ public struct DatabaseSettings: Sendable {
     public var url: DatabaseURL
     /// Connections per process for the receiver and the worker.
     public var poolSize: Int
-    /// Of those, how many are opened at start and kept open while idle (`readyz` waits for
-    /// them), so the first burst after a start or a quiet spell does not open them all at once.
-    public var poolMinSize: Int
+    /// Of those, how many are opened at start, before `readyz` says ready, so the first burst
+    /// after a start does not open them all at once.
+    public var poolWarmSize: Int
     /// The query API's and console's own connections, apart from the receiver's and the
     /// worker's, so readers cannot starve ingestion.
     public var apiPoolSize: Int
@@ -24,7 +24,7 @@ public struct DatabaseSettings: Sendable {
         }
         url = try DatabaseURL(parsing: text)
         poolSize = try reader.integer("DATABASE_POOL_SIZE", default: min(max(2, defaultPoolSize), 500), range: 2...500)
-        poolMinSize = try reader.integer("DATABASE_POOL_MIN_SIZE", default: poolSize, range: 0...poolSize)
+        poolWarmSize = try reader.integer("DATABASE_POOL_WARM_SIZE", default: poolSize, range: 0...poolSize)
         apiPoolSize = try reader.integer("API_DATABASE_POOL_SIZE", default: 8, range: 1...500)
         apiStatementTimeoutMilliseconds = try reader.integer("API_STATEMENT_TIMEOUT_MS", default: 5_000, range: 10...600_000)
         migrationsDirectory = reader.string("MIGRATIONS_DIR")

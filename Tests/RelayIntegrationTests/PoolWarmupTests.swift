@@ -8,11 +8,11 @@ import Testing
 
 @Suite("Pool warm-up", .timeLimit(.minutes(2)))
 struct PoolWarmupTests {
-    /// The kept connections are open, each a distinct backend, by the time the warm-up says so,
+    /// The warmed connections are open, each a distinct backend, by the time the warm-up says so,
     /// and readiness waited for it.
     @Test func opensEveryKeptConnectionBeforeReadiness() async throws {
         try await TestDatabase.with { db async throws in
-            let client = try DatabaseClientFactory.makeClient(db, poolSize: 6, keepOpen: 5, logger: TestDatabase.logger)
+            let client = try DatabaseClientFactory.makeClient(db, poolSize: 6, logger: TestDatabase.logger)
             let warmup = PoolWarmup(client: client, connections: 5, logger: TestDatabase.logger)
             let readiness = DatabaseReadinessCheck(client: client, warmup: warmup, catalog: try TestDatabase.catalog(), logger: TestDatabase.logger)
             #expect(warmup.status == .warming(open: 0, of: 5))
@@ -35,7 +35,7 @@ struct PoolWarmupTests {
         }
     }
 
-    /// More kept connections than the pool may open (or than PostgreSQL allows) cannot all be
+    /// More connections than the pool may open (or than PostgreSQL allows) cannot all be
     /// held: readiness waits for them only until the warm-up's deadline, then goes by the
     /// database check alone.
     @Test func givesUpOnConnectionsItCannotOpen() async throws {
@@ -72,7 +72,7 @@ struct PoolWarmupTests {
     /// PostgreSQL not there at all: the warm-up ends at its deadline instead of hanging.
     @Test func endsAtItsDeadlineWithoutADatabase() async throws {
         let nowhere = try DatabaseURL(parsing: "postgres://relay:x@127.0.0.1:9/relay?sslmode=disable")
-        let client = try DatabaseClientFactory.makeClient(nowhere, poolSize: 2, keepOpen: 2, logger: TestDatabase.logger)
+        let client = try DatabaseClientFactory.makeClient(nowhere, poolSize: 2, logger: TestDatabase.logger)
         let warmup = PoolWarmup(client: client, connections: 2, deadline: .milliseconds(500), logger: TestDatabase.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

@@ -38,13 +38,13 @@ struct SettingsTests {
         #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64", "DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
     }
 
-    /// The whole pool is opened at start unless told otherwise, and never more than the pool.
+    /// The whole pool is warmed at start unless told otherwise, and never more than the pool.
     @Test func keptConnectionsDefaultToThePool() throws {
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolMinSize == 68)
-        #expect(try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_MIN_SIZE": "0"]) { $1 }).database.poolMinSize == 0)
+        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolWarmSize == 68)
+        #expect(try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_WARM_SIZE": "0"]) { $1 }).database.poolWarmSize == 0)
         for value in ["11", "-1", "ten", "1e3", "9223372036854775808"] {
-            #expect(throws: SettingsError.self, "DATABASE_POOL_MIN_SIZE=\(value)") {
-                _ = try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_MIN_SIZE": value]) { $1 })
+            #expect(throws: SettingsError.self, "DATABASE_POOL_WARM_SIZE=\(value)") {
+                _ = try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_WARM_SIZE": value]) { $1 })
             }
         }
     }

@@ -13,10 +13,7 @@ public enum DatabaseClientFactory {
     ///   relay) can undo the last fraction of a second of this pool's commits. Only for the
     ///   worker's bookkeeping, whose loss means work done again, never data lost (see
     ///   `WorkerAssembly`).
-    /// - Parameter keepOpen: connections the pool opens at once and keeps open while idle
-    ///   (`PoolWarmup` waits for them); the others are opened on demand and closed after a
-    ///   minute unused.
-    public static func makeClient(_ url: DatabaseURL, poolSize: Int, keepOpen: Int = 0, statementTimeout: Duration? = nil,
+    public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
                                   synchronousCommit: Bool = true, logger: Logger) throws -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS
         switch url.tlsMode {
@@ -29,7 +26,11 @@ public enum DatabaseClientFactory {
             database: url.database, tls: tls
         )
         configuration.options.maximumConnections = poolSize
-        configuration.options.minimumConnections = min(max(0, keepOpen), poolSize)
+        // Never `minimumConnections`: postgres-nio 1.33.2 traps when a connection is asked for
+        // while fewer than that many are open, which a database restart under load brings about
+        // (PoolResilienceTests). Opened connections stay while used, and five minutes idle, so
+        // those `PoolWarmup` opens at start are still there for a burst after a quiet spell.
+        configuration.options.connectionIdleTimeout = .seconds(300)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
         var parameters: [(String, String)] = []

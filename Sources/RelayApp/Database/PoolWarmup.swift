@@ -5,12 +5,12 @@ import RelayRuntime
 import ServiceLifecycle
 import Synchronization
 
-/// Opens the pool's kept connections (`DATABASE_POOL_MIN_SIZE`) at start, before `/readyz`
-/// says ready. A pool that opens its connections on demand opens them all at once under the
-/// first burst after a start: on notify.sh's drive 33 forks and authentications landed in the
-/// first half second of load, and the end-to-end latency of the first 3 seconds reached
-/// 0.5-0.8 s. It holds every connection at the same time, so each is a distinct, working one;
-/// the pool's `minimumConnections` keeps them open afterwards. If they cannot all be opened
+/// Opens `DATABASE_POOL_WARM_SIZE` of the pool's connections at start, before `/readyz` says
+/// ready. A pool that opens its connections on demand opens them all at once under the first
+/// burst after a start: on notify.sh's drive 33 forks and authentications landed in the first
+/// half second of load, and the end-to-end latency of the first 3 seconds reached 0.5-0.8 s.
+/// It holds every connection at the same time, so each is a distinct, working one; the pool
+/// keeps them while they are used and for five minutes idle (`DatabaseClientFactory`). If they cannot all be opened
 /// within `deadline` (PostgreSQL down, `max_connections` too small), it gives up waiting: the
 /// relay becomes ready on its database check alone and the pool goes on trying by itself.
 public final class PoolWarmup: Service, Sendable {
@@ -90,7 +90,7 @@ public final class PoolWarmup: Service, Sendable {
             }
             logger.warning("could not open every kept database connection; not waiting for them", metadata: [
                 "open": "\(open)", "wanted": "\(total)", "error": "\(PostgresErrorText.describe(error))",
-                "hint": "check PostgreSQL's max_connections, or lower DATABASE_POOL_MIN_SIZE"])
+                "hint": "check PostgreSQL's max_connections, or lower DATABASE_POOL_WARM_SIZE"])
         }
     }
 }

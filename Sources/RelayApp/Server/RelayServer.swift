@@ -20,7 +20,7 @@ public struct RelayServer {
     public let ingestor: GroupCommitIngestor
     let hangupService: HangupWithoutWorkerService?
     public let client: PostgresClient
-    /// Opens the pool's kept connections at start; `/readyz` waits for it.
+    /// Opens `DATABASE_POOL_WARM_SIZE` connections at start; `/readyz` waits for it.
     public let warmup: PoolWarmup
     /// The query API's and console's pool: its own connections, each statement bounded.
     public let apiClient: PostgresClient
@@ -39,7 +39,7 @@ public struct RelayServer {
                 registry: PrometheusCollectorRegistry, logger: Logger, runWorker: Bool = false,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws {
         self.client = client
-        let warmup = PoolWarmup(client: client, connections: settings.database.poolMinSize, logger: logger)
+        let warmup = PoolWarmup(client: client, connections: settings.database.poolWarmSize, logger: logger)
         self.warmup = warmup
         apiClient = try DatabaseClientFactory.makeClient(
             settings.database.url, poolSize: settings.database.apiPoolSize,

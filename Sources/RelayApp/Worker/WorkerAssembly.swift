@@ -51,7 +51,6 @@ public struct WorkerAssembly {
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
         // What can fail comes first: an HTTPClient made before a throw would never be shut down.
         bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: Self.bookkeepingConnections,
-                                                           keepOpen: min(Self.bookkeepingConnections, settings.database.poolMinSize),
                                                            synchronousCommit: false, logger: logger)
         let rules = try Self.rulesStore(settings: settings)
         let smtp = try Self.smtpClient(settings: settings)

@@ -33,8 +33,8 @@ struct TestRelay {
             // Dozens of relays share one PostgreSQL during the suite: keep each to the pool it had
             // before the default grew with WORKER_CONCURRENCY.
             "DATABASE_POOL_SIZE": "16",
-            // ... and to two kept connections, so their warm-up is exercised without holding 16 each.
-            "DATABASE_POOL_MIN_SIZE": "2",
+            // ... and to two warmed at start, so the warm-up is exercised without opening 16 each.
+            "DATABASE_POOL_WARM_SIZE": "2",
             // A store is answered 503 after this; on a loaded 2-core CI box with the whole suite
             // running, 5 s was missed now and then by tests whose point is not speed. Tests of the
             // deadline itself set their own.
