@@ -7,9 +7,13 @@
 public struct JobLease: Sendable, Equatable {
     public var worker: String
     public var duration: Duration
+    /// At most this many jobs are inserted leased (the worker's free slots when it was asked);
+    /// any beyond are inserted available, for any worker to claim.
+    public var limit: Int
 
-    public init(worker: String, duration: Duration) {
+    public init(worker: String, duration: Duration, limit: Int = .max) {
         self.worker = worker
         self.duration = duration
+        self.limit = max(0, limit)
     }
 }

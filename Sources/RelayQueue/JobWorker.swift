@@ -152,7 +152,11 @@ public final class JobWorker: Service, Sendable {
         jobLogger[metadataKey: "job_kind"] = .string(job.kind)
         let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger,
                                  lease: JobLease(worker: configuration.workerID, duration: configuration.lease),
-                                 runnableKinds: Set(handlers.keys))
+                                 runnableKinds: Set(handlers.keys),
+                                 freeSlots: { [state, configuration] in
+                                     // This run's slot is free again once its handler returns.
+                                     state.withLock { configuration.concurrency - $0.executing } + 1
+                                 })
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {

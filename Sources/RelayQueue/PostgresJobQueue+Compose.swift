@@ -10,10 +10,11 @@ extension PostgresJobQueue {
     /// prepare it. The queue stays the only code that writes `jobs` rows. The CTE returns each
     /// new job's `id`, `args` and `leased_by`.
     ///
-    /// With `leaseParameters` (a worker's ID as text and a lease in milliseconds as bigint,
-    /// "$13::text" and "$14::bigint"; see `JobLease`), jobs are inserted already claimed by that
-    /// worker, in their first attempt, when the worker parameter is not NULL; read them back with
-    /// `leasedJobs`. Otherwise they are available.
+    /// With `leaseParameters` (a worker's ID as text, a lease in milliseconds as bigint and a
+    /// limit as int, "$13::text", "$14::int8" and "$15::int"; see `JobLease`), up to `limit` jobs
+    /// are inserted already claimed by that worker, in their first attempt, when the worker
+    /// parameter is not NULL; read them back with `leasedJobs`. The others are available. The
+    /// lease runs from the insert's own time (`clock_timestamp()`), not its transaction's start.
     ///
     /// The CTE does not notify: PostgreSQL holds one lock for the whole cluster from a
     /// transaction's NOTIFY until its commit is flushed, so transactions that notify commit
@@ -21,14 +22,14 @@ extension PostgresJobQueue {
     /// `wakeWorkers(on:logger:)` once its transaction has committed, when it enqueued jobs
     /// that are not leased.
     public static func enqueueText(name: String, kindParameter: String, maxAttemptsParameter: String, from source: String,
-                                   leaseParameters: (worker: String, milliseconds: String)? = nil) -> String {
+                                   leaseParameters: (worker: String, milliseconds: String, limit: String)? = nil) -> String {
         let claim: (columns: String, values: String)
         if let lease = leaseParameters {
-            let leased = "\(lease.worker) IS NOT NULL"
+            let leased = "\(lease.worker) IS NOT NULL AND row_number() OVER () <= \(lease.limit)"
             claim = (", state, attempt, leased_by, lease_expires_at",
                      ", CASE WHEN \(leased) THEN '\(JobState.running.rawValue)' ELSE '\(JobState.available.rawValue)' END"
-                        + ", CASE WHEN \(leased) THEN 1 ELSE 0 END, \(lease.worker)"
-                        + ", CASE WHEN \(leased) THEN now() + \(lease.milliseconds) * interval '1 millisecond' END")
+                        + ", CASE WHEN \(leased) THEN 1 ELSE 0 END, CASE WHEN \(leased) THEN \(lease.worker) END"
+                        + ", CASE WHEN \(leased) THEN clock_timestamp() + \(lease.milliseconds) * interval '1 millisecond' END")
         } else {
             claim = ("", "")
         }

@@ -16,7 +16,7 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     static let name = "test_enqueue_leased"
     static let sql = "WITH to_queue AS (SELECT jsonb_build_object('n', n) AS args, NULL::text AS unique_key FROM generate_series(1, $1::int) AS n)"
         + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$2::text", maxAttemptsParameter: "$3::int", from: "to_queue",
-                                       leaseParameters: ("$4::text", "$5::int8"))
+                                       leaseParameters: ("$4::text", "$5::int8", "$6::int"))
         + """
         SELECT coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
                coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
@@ -24,12 +24,13 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     let count: Int
     let lease: JobLease?
     func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(count)
         bindings.append(ChildJob.kind)
         bindings.append(5)
         bindings.append(lease?.worker)
         bindings.append(Int64(lease?.duration.milliseconds ?? 0))
+        bindings.append(Int32(clamping: lease?.limit ?? 0))
         return bindings
     }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(([Int64], [String]).self) }
@@ -110,7 +111,7 @@ struct LeasedEnqueueTests {
                 #expect(runs.attempts.withLock { $0 } == [1, 1])
                 let children = try await queue.list(state: .completed, limit: 10).filter { $0.kind == ChildJob.kind }
                 #expect(children.map(\.attempt) == [1, 1])
-                #expect(children.allSatisfy { $0.leasedBy == "parent-worker" || $0.leasedBy == nil })
+                #expect(children.map(\.leasedBy) == ["parent-worker", "parent-worker"], "run on the parent's worker, never claimed")
             }
         }
     }
@@ -120,5 +121,29 @@ struct LeasedEnqueueTests {
         let context = JobContext(id: 1, attempt: 1, maxAttempts: 1, logger: TestDatabase.logger, lease: lease, runnableKinds: [ParentJob.kind])
         #expect(context.lease(forRunning: ParentJob.kind) == lease)
         #expect(context.lease(forRunning: ChildJob.kind) == nil)
+    }
+}
+
+extension LeasedEnqueueTests {
+    /// A worker never runs more than its concurrency: past its free slots, jobs go in
+    /// available for anyone to claim.
+    @Test func aLeaseCoversNoMoreJobsThanTheWorkersFreeSlots() async throws {
+        try await TestDatabase.with { db async throws in
+            try await TestDatabase.withClient(db) { client async throws in
+                let queue = PostgresJobQueueFactory.make(client)
+                let leased = try await EnqueueLeasedStatement.run(3, lease: JobLease(worker: "w1", duration: .seconds(30), limit: 2), on: client)
+                #expect(leased.count == 2)
+                let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
+                #expect(rows.map(\.state) == [.running, .running, .available])
+                #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
+            }
+        }
+        let lease = JobLease(worker: "w", duration: .seconds(30))
+        func context(free: Int) -> JobContext {
+            JobContext(id: 1, attempt: 1, maxAttempts: 1, logger: TestDatabase.logger, lease: lease, runnableKinds: [ChildJob.kind],
+                       freeSlots: { free })
+        }
+        #expect(context(free: 3).lease(forRunning: ChildJob.kind)?.limit == 3)
+        #expect(context(free: 0).lease(forRunning: ChildJob.kind) == nil, "no slot: nothing is leased")
     }
 }

@@ -25,7 +25,9 @@ struct PoolResilienceTests {
                         for _ in 0..<12 {
                             load.addTask {
                                 while ContinuousClock.now < deadline {
-                                    _ = try? await withDeadline(.seconds(5)) { try await client.query("SELECT pg_sleep(0.005)").collect() }
+                                    if (try? await withDeadline(.seconds(5)) { try await client.query("SELECT pg_sleep(0.005)").collect() }) == nil {
+                                        try await Task.sleep(for: .milliseconds(20))
+                                    }
                                 }
                                 return 0
                             }

@@ -29,12 +29,14 @@ public struct DatabaseReadinessCheck: ReadinessCheck {
     }
 
     public func check() async -> ReadinessReport {
-        var report = await checkDatabase()
-        if let warmup {
-            let status = warmup.status
-            report.checks["database_pool"] = status.summary
-            if !status.isSettled { report.ready = false }
+        var report: ReadinessReport
+        if let warmup, !warmup.status.isSettled {
+            // The warm-up holds the pool's connections: a database check now would only wait for one.
+            report = ReadinessReport(ready: false, checks: ["database": "warming"])
+        } else {
+            report = await checkDatabase()
         }
+        if let warmup { report.checks["database_pool"] = warmup.status.summary }
         report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_API_TOKEN"
         return report
     }

@@ -12,7 +12,7 @@ import Synchronization
 /// It holds every connection at the same time, so each is a distinct, working one; the pool
 /// keeps them while they are used and for five minutes idle (`DatabaseClientFactory`). If they cannot all be opened
 /// within `deadline` (PostgreSQL down, `max_connections` too small), it gives up waiting: the
-/// relay becomes ready on its database check alone and the pool goes on trying by itself.
+/// relay becomes ready on its database check alone.
 public final class PoolWarmup: Service, Sendable {
     public enum Status: Sendable, Equatable {
         case warming(open: Int, of: Int)
@@ -41,7 +41,7 @@ public final class PoolWarmup: Service, Sendable {
     private let state: Mutex<Status>
 
     /// - Parameter connections: how many to open and hold at once (0: nothing to do).
-    public init(client: PostgresClient, connections: Int, deadline: Duration = .seconds(10), logger: Logger) {
+    public init(client: PostgresClient, connections: Int, deadline: Duration = .seconds(5), logger: Logger) {
         self.client = client
         self.connections = max(0, connections)
         self.deadline = deadline
@@ -56,7 +56,8 @@ public final class PoolWarmup: Service, Sendable {
     }
 
     public func run() async throws {
-        if connections > 0 { await warm() }
+        // A SIGTERM during the warm-up ends it at once: the connections it holds are given back.
+        if connections > 0 { try? await cancelWhenGracefulShutdown { await self.warm() } }
         // A service that returns would end the group: wait for the shutdown like the others.
         try? await gracefulShutdown()
     }

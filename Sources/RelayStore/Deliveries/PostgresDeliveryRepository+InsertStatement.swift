@@ -22,7 +22,7 @@ extension PostgresDeliveryRepository {
                 RETURNING id),
             to_queue AS (SELECT jsonb_build_object($9::text, id) AS args, $10::text || id AS unique_key FROM created)
             """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$11::text", maxAttemptsParameter: "$12::int",
-                                                 from: "to_queue", leaseParameters: ("$13::text", "$14::int8"))
+                                                 from: "to_queue", leaseParameters: ("$13::text", "$14::int8", "$15::int"))
             + """
             SELECT (SELECT count(*) FROM created)::int8,
                    coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
@@ -36,7 +36,7 @@ extension PostgresDeliveryRepository {
         let lease: JobLease?
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 14)
+            var bindings = PostgresBindings(capacity: 15)
             bindings.append(rows.map { itemEventIDs[$0.transitionIndex] })
             bindings.append(rows.map(\.entrupyID))
             bindings.append(rows.map(\.rule))
@@ -51,6 +51,7 @@ extension PostgresDeliveryRepository {
             bindings.append(DeliverJob.maxAttempts)
             bindings.append(lease?.worker)
             bindings.append(lease.map { Int64($0.duration.milliseconds) } ?? 0)
+            bindings.append(Int32(clamping: lease?.limit ?? 0))
             return bindings
         }
 
