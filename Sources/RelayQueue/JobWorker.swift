@@ -23,6 +23,10 @@ public final class JobWorker: Service, Sendable {
     private let backoff: Backoff
     private let finisher: FinishBatcher
     private let state = Shared(RunState())
+    /// What every run's `JobContext` gets to lease follow-up jobs with, made once, not per run.
+    private let lease: JobLease
+    private let runnableKinds: Set<String>
+    private let freeSlots: @Sendable () -> Int
 
     private struct RunState {
         /// Every run this worker holds a lease on: executing, or finished and not yet recorded.
@@ -56,6 +60,13 @@ public final class JobWorker: Service, Sendable {
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         self.backoff = Backoff(base: configuration.backoffBase, cap: configuration.backoffCap)
+        lease = JobLease(worker: configuration.workerID, duration: configuration.lease)
+        runnableKinds = Set(self.handlers.keys)
+        let concurrency = configuration.concurrency
+        freeSlots = { [state] in
+            // The asking run's own slot is free again once its handler returns.
+            state.withLock { concurrency - $0.executing } + 1
+        }
         var workerLogger = logger
         workerLogger[metadataKey: "worker"] = .string(configuration.workerID)
         self.logger = workerLogger
@@ -151,12 +162,7 @@ public final class JobWorker: Service, Sendable {
         jobLogger[metadataKey: "job_id"] = "\(job.id)"
         jobLogger[metadataKey: "job_kind"] = .string(job.kind)
         let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger,
-                                 lease: JobLease(worker: configuration.workerID, duration: configuration.lease),
-                                 runnableKinds: Set(handlers.keys),
-                                 freeSlots: { [state, configuration] in
-                                     // This run's slot is free again once its handler returns.
-                                     state.withLock { configuration.concurrency - $0.executing } + 1
-                                 })
+                                 lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots)
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
