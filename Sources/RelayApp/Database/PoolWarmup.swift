@@ -29,7 +29,7 @@ public final class PoolWarmup: Service, Sendable {
             switch self {
             case .warming(let open, let total): "warming: \(open) of \(total) connections open"
             case .warm(let total): "ok: \(total) connections open"
-            case .gaveUp(let open, let total): "\(open) of \(total) connections opened before the warm-up gave up; the pool keeps trying"
+            case .gaveUp(let open, let total): "\(open) of \(total) connections opened before the warm-up gave up; the others open on demand"
             }
         }
     }
@@ -89,7 +89,7 @@ public final class PoolWarmup: Service, Sendable {
                 status = .gaveUp(open: open, of: total)
                 return open
             }
-            logger.warning("could not open every kept database connection; not waiting for them", metadata: [
+            logger.warning("could not open every database connection of the warm-up; not waiting for them", metadata: [
                 "open": "\(open)", "wanted": "\(total)", "error": "\(PostgresErrorText.describe(error))",
                 "hint": "check PostgreSQL's max_connections, or lower DATABASE_POOL_WARM_SIZE"])
         }
