@@ -51,18 +51,17 @@ extension PostgresJobQueue {
                                                        worker: String, on connection: PostgresConnection,
                                                        logger: Logger) async throws -> [Int64: JobState] {
         let statement = FinishStatement(runs: runs, records: records.compactMap { $0 as? Record }, worker: worker)
-        var states: [Int64: JobState] = [:]
-        for (id, state) in try await PreparedStatementRunner.rows(statement, on: connection, logger: logger) { states[id] = state }
-        return states
+        return states(try await PreparedStatementRunner.rows(statement, on: connection, logger: logger))
     }
 
     /// The common case, a batch of runs that all completed and wrote nothing else.
     private static func completed(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
                                   logger: Logger) async throws -> [Int64: JobState] {
-        var states: [Int64: JobState] = [:]
-        for (id, state) in try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger) {
-            states[id] = state
-        }
-        return states
+        states(try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger))
+    }
+
+    /// The finishing statements' rows (a run's ID and its new state) by ID.
+    private static func states(_ rows: [(Int64, JobState)]) -> [Int64: JobState] {
+        Dictionary(rows, uniquingKeysWith: { _, last in last })
     }
 }

@@ -46,15 +46,13 @@ public struct PostgresReconcileStore: Sendable {
     /// The stored state, with the item's row locked until the transaction ends (an item not
     /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
     static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        for (result, final, flag, fetchedAt) in try await PreparedStatementRunner.rows(LockedStateStatement(entrupyID: entrupyID), on: tx, logger: logger) {
-            return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
-        }
-        return nil
+        let rows = try await PreparedStatementRunner.rows(LockedStateStatement(entrupyID: entrupyID), on: tx, logger: logger)
+        return rows.first.map { StoredItemState(result: $0.0, resultFinal: $0.1, flag: $0.2, fetchedAt: $0.3) }
     }
 
     private static func decodeState(_ rows: PostgresRowSequence) async throws -> StoredItemState? {
         for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
-            return StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+            return StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
         }
         return nil
     }
@@ -67,7 +65,7 @@ public struct PostgresReconcileStore: Sendable {
             """, logger: logger)
         var states: [String: StoredItemState] = [:]
         for try await (id, result, final, flag, fetchedAt) in rows.decode((String, String?, Bool, String, Date).self) {
-            states[id] = StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+            states[id] = StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
         }
         return states
     }

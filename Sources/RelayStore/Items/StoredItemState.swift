@@ -11,4 +11,9 @@ public struct StoredItemState: Sendable, Equatable {
         self.snapshot = snapshot
         self.fetchedAt = fetchedAt
     }
+
+    /// From the `items` columns every read of it selects: result, result_final, flag, fetched_at.
+    init(result: String?, resultFinal: Bool, flag: String, fetchedAt: Date) {
+        self.init(snapshot: ItemSnapshot(result: result, resultFinal: resultFinal, flag: flag), fetchedAt: fetchedAt)
+    }
 }

@@ -13,7 +13,7 @@ extension PostgresWebhookEventRepository {
         for (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt) in rows {
             var stored: StoredItemState?
             if let final, let flag, let fetchedAt {
-                stored = StoredItemState(snapshot: ItemSnapshot(result: result, resultFinal: final, flag: flag), fetchedAt: fetchedAt)
+                stored = StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
             }
             return PendingWebhook(id: id, entrupyID: entrupyID, customerItemID: customerItemID, state: state, receivedAt: receivedAt,
                                   age: .milliseconds(max(0, ageMilliseconds)),
