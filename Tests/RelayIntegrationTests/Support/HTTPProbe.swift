@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A minimal client for a relay running as a separate process.
 struct HTTPProbe: Sendable {
@@ -27,10 +28,35 @@ struct HTTPProbe: Sendable {
     }
 }
 
-/// An unused loopback port (bound, read, released).
+/// An unused loopback port for a server a test starts later (a Python sink, a relay whose
+/// address the simulator must know first).
+///
+/// It comes from below the kernel's ephemeral range (32768-60999 here), never from `bind(0)`:
+/// a port the kernel handed out and took back is free for the kernel to hand out again, to any
+/// outgoing connection of the suite (thousands, to PostgreSQL alone) or to the next `bind(0)`,
+/// before the test's server binds it. A relay that then failed to bind left a CI run waiting
+/// for its port until the suite's time limit. Ports here are handed out in turn from a random
+/// start, so two tests of one run never get the same one, and each is checked free.
 func freePort() async throws -> Int {
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-    let port = channel.localAddress!.port!
-    try await channel.close()
-    return port
+    for _ in 0..<PortAllocator.range.count {
+        let port = PortAllocator.next()
+        guard let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: port).get() else { continue }
+        try await channel.close()
+        return port
+    }
+    throw TestSetupError("no free loopback port in \(PortAllocator.range)")
+}
+
+/// The turn counter behind `freePort()`.
+enum PortAllocator {
+    static let range = 20_000..<32_000
+    private static let counter = Mutex(Int.random(in: 0..<range.count))
+
+    static func next() -> Int {
+        counter.withLock { turn in
+            turn = (turn + 1) % range.count
+            return range.lowerBound + turn
+        }
+    }
 }

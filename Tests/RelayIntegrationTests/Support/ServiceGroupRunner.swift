@@ -11,12 +11,27 @@ import Testing
 /// relay cannot have. A group still running then is cancelled and left behind, and the test
 /// fails saying so, instead of holding the whole run until CI's limit (seen once in the
 /// database-outage test, whose connections go through a proxy that is cut and restored).
+///
+/// `onGroupEnd` runs as soon as the group ends by itself (a server that could not bind its
+/// port, say), so a body waiting for the server to start is released instead of waiting for
+/// ever. When the body then fails setting up, the group's own error is added to its message.
 func withRunning<T: Sendable>(_ group: ServiceGroup, http: HTTPClient, shutdownLimit: Duration = .seconds(60),
+                              onGroupEnd: @escaping @Sendable () -> Void = {},
                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    let runner = Task { try await group.run() }
+    let runner = Task {
+        defer { onGroupEnd() }
+        try await group.run()
+    }
     let result: T
     do {
         result = try await body()
+    } catch let error as TestSetupError {
+        do {
+            try await stop(group, runner: runner, http: http, limit: shutdownLimit)
+        } catch let groupError {
+            throw TestSetupError("\(error.description); the service group ended with: \(String(reflecting: groupError))")
+        }
+        throw error
     } catch {
         try? await stop(group, runner: runner, http: http, limit: shutdownLimit)
         throw error

@@ -83,7 +83,7 @@ struct TestRelay {
         // Tests send up to 200 requests at once; the default of 8 connections would queue them past the pool timeout.
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
-        return try await withRunning(group, http: http) {
+        return try await withRunning(group, http: http, onGroupEnd: { portContinuation.finish() }) {
             var ports = portStream.makeAsyncIterator()
             guard let port = await ports.next(), port > 0 else { throw TestSetupError("the relay did not start") }
             return try await body(TestRelay(port: port, http: http, database: database))

@@ -24,7 +24,7 @@ struct TestSimulator: Sendable {
         )
         let group = ServiceGroup(configuration: .init(services: simulator.services.map { .init(service: $0) }, logger: TestDatabase.logger))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        return try await withRunning(group, http: http) {
+        return try await withRunning(group, http: http, onGroupEnd: { continuation.finish() }) {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw TestSetupError("the simulator did not start") }
             return try await body(TestSimulator(port: port, http: http))
