@@ -48,9 +48,12 @@ pg_choose_dir() {
   fi
 }
 
-# pg_start STATE_DIR PORT: creates (once) and starts the cluster. Sets PG_URL_BASE and PG_PASSWORD.
+# pg_start STATE_DIR PORT [CONF_LINE...]: creates (once) and starts the cluster; extra lines go
+# into postgresql.conf when it is created. Sets PG_URL_BASE and PG_PASSWORD.
 pg_start() {
-  local state=$1 port=$2
+  local state=$1 port=$2; shift 2
+  local extra_conf=""
+  [ $# -gt 0 ] && extra_conf=$(printf '%s\n' "$@")
   pg_ensure_installed
   mkdir -p "$state"
   local base; base=$(pg_choose_dir "$state/pg")
@@ -76,6 +79,7 @@ unix_socket_directories = '$PG_SOCKETS'
 max_connections = 500
 shared_buffers = 256MB
 log_min_messages = warning
+$extra_conf
 CONF
   fi
   if pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1; then
