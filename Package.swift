@@ -45,7 +45,10 @@ let package = Package(
         // settings read from the environment and secret files.
         .target(
             name: "RelayRuntime",
-            dependencies: ["RelayCore"],
+            dependencies: [
+                "RelayCore",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
             swiftSettings: swiftSettings
         ),
         // PostgreSQL plumbing every adapter shares: its settings, error text, SQLSTATE checks.

@@ -8,8 +8,17 @@ public struct JobContext: Sendable {
     public var maxAttempts: Int
     /// Earlier runs whose worker died while running them.
     public var crashes: Int
-    /// Carries the job's ID and kind as metadata.
-    public var logger: Logger
+    /// Carries the job's ID (and, in a worker, its kind) as metadata. Built when asked for:
+    /// most runs never log, and setting metadata on every run was a twentieth of a no-op job's
+    /// cost.
+    public var logger: Logger {
+        var logger = baseLogger
+        logger[metadataKey: "job_id"] = "\(id)"
+        if let kind { logger[metadataKey: "job_kind"] = .string(kind) }
+        return logger
+    }
+    let baseLogger: Logger
+    var kind: String?
     /// The worker's lease, the kinds it has handlers for, and how many more jobs it may run
     /// beside its others (this run's own slot included).
     var lease: JobLease?
@@ -22,7 +31,7 @@ public struct JobContext: Sendable {
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.crashes = crashes
-        self.logger = logger
+        self.baseLogger = logger
         self.lease = lease
         self.runnableKinds = runnableKinds
         self.freeSlots = freeSlots

@@ -27,6 +27,9 @@ public final class JobWorker: Service, Sendable {
     private let lease: JobLease
     private let runnableKinds: Set<String>
     private let freeSlots: @Sendable () -> Int
+    /// Every run's `jobTimeout`, kept by one timer.
+    private let deadlines = DeadlineWatch()
+    private let metrics: JobMetrics
 
     private struct RunState {
         /// Every run this worker holds a lease on: executing, or finished and not yet recorded.
@@ -62,6 +65,8 @@ public final class JobWorker: Service, Sendable {
         self.backoff = Backoff(base: configuration.backoffBase, cap: configuration.backoffCap)
         lease = JobLease(worker: configuration.workerID, duration: configuration.lease)
         runnableKinds = Set(self.handlers.keys)
+        let metrics = JobMetrics(kinds: self.handlers.keys)
+        self.metrics = metrics
         let concurrency = configuration.concurrency
         freeSlots = { [state] in
             // The asking run's own slot is free again once its handler returns.
@@ -81,7 +86,7 @@ public final class JobWorker: Service, Sendable {
                 if putBack { run.notified = true }
             }
             wake.signal()
-            Self.count(entries, states: states, logger: workerLogger)
+            Self.count(entries, states: states, metrics: metrics, logger: workerLogger)
         }
     }
 
@@ -91,6 +96,7 @@ public final class JobWorker: Service, Sendable {
                 background.addTask { await self.queue.listen { self.state.withLock { $0.notified = true }; self.wake.signal() } }
                 background.addTask { await self.maintenanceLoop() }
                 background.addTask { await self.heartbeatLoop() }
+                background.addTask { await self.deadlines.run() }
                 let recorder = Task { await self.finisher.run() }
                 await withDiscardingTaskGroup { jobs in
                     await self.claimLoop(jobs: &jobs)
@@ -158,17 +164,15 @@ public final class JobWorker: Service, Sendable {
     /// Runs one job and hands its outcome to the recorder.
     func execute(_ job: ClaimedJob) async {
         let start = ContinuousClock.now
-        var jobLogger = logger
-        jobLogger[metadataKey: "job_id"] = "\(job.id)"
-        jobLogger[metadataKey: "job_kind"] = .string(job.kind)
-        let context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: jobLogger,
+        var context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: logger,
                                  lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots)
+        context.kind = job.kind
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
-                result = try await withDeadline(configuration.jobTimeout) { try await handler.run(job, context: context) }
+                result = try await deadlines.watch(configuration.jobTimeout) { [context] in try await handler.run(job, context: context) }
             } catch is DeadlineExceeded {
-                jobLogger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])
+                context.logger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])
                 result = .retry(error: "the run did not finish within \(configuration.jobTimeout.components.seconds) s (JOB_TIMEOUT_SECONDS)")
             } catch {
                 result = .retry(error: PostgresErrorText.describe(error))
@@ -196,7 +200,7 @@ public final class JobWorker: Service, Sendable {
     }
 
     /// Metrics and logs for recorded runs.
-    private static func count(_ entries: [FinishBatcher.Entry], states: [Int64: JobState], logger: Logger) {
+    private static func count(_ entries: [FinishBatcher.Entry], states: [Int64: JobState], metrics: JobMetrics, logger: Logger) {
         let now = ContinuousClock.now
         for entry in entries {
             let label: String
@@ -213,9 +217,7 @@ public final class JobWorker: Service, Sendable {
                 label = "dead"
                 logger.error("job discarded", metadata: ["job_id": "\(entry.job.id)", "job_kind": "\(entry.job.kind)", "error": "\(error)"])
             }
-            Counter(label: "relay_jobs_total", dimensions: [("kind", entry.job.kind), ("outcome", label)]).increment()
-            Metrics.Timer(label: "relay_job_duration_seconds", dimensions: [("kind", entry.job.kind)])
-                .record(duration: now - entry.addedAt)
+            metrics.record(kind: entry.job.kind, outcome: label, duration: now - entry.addedAt)
         }
     }
 

@@ -1,4 +1,5 @@
 import PostgresNIO
+import RelayDatabase
 
 extension PostgresJobQueue {
     /// Completes a batch of runs that all completed and wrote nothing else: the same outcome
@@ -28,7 +29,8 @@ extension PostgresJobQueue {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
+            var cells = PostgresRowCells(row)
+            return (try cells.next(), try cells.next())
         }
     }
 }

@@ -71,8 +71,10 @@ public struct PostgresJobQueue: Sendable {
             RETURNING id, kind, args::text, attempt, max_attempts, crashes
             """, logger: logger)
         var jobs: [ClaimedJob] = []
-        for try await (id, kind, args, attempt, maxAttempts, crashes) in rows.decode((Int64, String, String, Int, Int, Int).self) {
-            jobs.append(ClaimedJob(id: id, kind: kind, args: args, attempt: attempt, maxAttempts: maxAttempts, crashes: crashes))
+        for try await row in rows {
+            var cells = PostgresRowCells(row)
+            jobs.append(ClaimedJob(id: try cells.next(), kind: try cells.next(), args: try cells.next(), attempt: try cells.next(),
+                                   maxAttempts: try cells.next(), crashes: try cells.next()))
         }
         return jobs
     }

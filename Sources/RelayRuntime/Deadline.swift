@@ -34,8 +34,8 @@ public func withDeadline<T: Sendable>(
     }
 }
 
-/// The first of operation, timer and cancellation to finish resumes the caller; the others
-/// are cancelled and ignored.
+/// The first of operation, timer (its own, or a `DeadlineWatch`'s) and cancellation to finish
+/// resumes the caller; the others are cancelled and ignored.
 final class DeadlineRace<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
@@ -54,15 +54,15 @@ final class DeadlineRace<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
+    func attach(work: Task<Void, Never>, timer: Task<Void, Never>? = nil) {
+        let tasks = [work] + (timer.map { [$0] } ?? [])
         let finished = state.withLock { state -> Bool in
             if state.done { return true }
-            state.tasks = [work, timer]
+            state.tasks = tasks
             return false
         }
         if finished {
-            work.cancel()
-            timer.cancel()
+            for task in tasks { task.cancel() }
         }
     }
 
