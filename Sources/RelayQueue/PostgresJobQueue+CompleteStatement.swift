@@ -6,13 +6,14 @@ extension PostgresJobQueue {
     /// as `finish`'s general statement, in one a third as costly to plan. The worker runs it
     /// for every batch, so it is prepared once per connection (parsed once, soon planned once).
     struct CompleteStatement: PostgresPreparedStatement {
-        typealias Row = (Int64, JobState)
+        /// The IDs of the runs it completed (a run whose lease was lost is not among them).
+        typealias Row = Int64
         static let name = "jobs_complete"
         static let sql = """
             UPDATE jobs j SET state = $1, finished_at = now(), lease_expires_at = NULL
             FROM unnest($2::bigint[], $3::int[]) AS i (id, attempt)
             WHERE j.id = i.id AND j.attempt = i.attempt AND j.state = $4 AND j.leased_by = $5
-            RETURNING j.id, j.state
+            RETURNING j.id
             """
 
         let runs: [JobFinish]
@@ -30,7 +31,7 @@ extension PostgresJobQueue {
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             var cells = PostgresRowCells(row)
-            return (try cells.next(), try cells.next())
+            return try cells.next()
         }
     }
 }

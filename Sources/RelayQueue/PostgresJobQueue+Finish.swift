@@ -57,7 +57,8 @@ extension PostgresJobQueue {
     /// The common case, a batch of runs that all completed and wrote nothing else.
     private static func completed(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
                                   logger: Logger) async throws -> [Int64: JobState] {
-        states(try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger))
+        let completed = try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger)
+        return Dictionary(completed.lazy.map { ($0, JobState.completed) }, uniquingKeysWith: { _, last in last })
     }
 
     /// The finishing statements' rows (a run's ID and its new state) by ID.

@@ -35,16 +35,26 @@ public func withDeadline<T: Sendable>(
 }
 
 /// The first of operation, timer (its own, or a `DeadlineWatch`'s) and cancellation to finish
-/// resumes the caller; the others are cancelled and ignored.
+/// resumes the caller; the others are cancelled and ignored. Inlinable, like
+/// `DeadlineWatch.watch`, so a caller in another module gets a version specialised to its
+/// result type: unspecialised, every run looked up this class's and its state's metadata.
+@usableFromInline
 final class DeadlineRace<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var early: Result<T, any Error>?
-        var tasks: [Task<Void, Never>] = []
-        var done = false
-    }
-    private let state = Mutex(State())
+    @usableFromInline
+    struct State {
+        @usableFromInline var continuation: CheckedContinuation<T, any Error>?
+        @usableFromInline var early: Result<T, any Error>?
+        @usableFromInline var work: Task<Void, Never>?
+        @usableFromInline var timer: Task<Void, Never>?
+        @usableFromInline var done = false
 
+        @inlinable init() {}
+    }
+    @usableFromInline let state = Mutex(State())
+
+    @inlinable init() {}
+
+    @inlinable
     func start(_ continuation: CheckedContinuation<T, any Error>) {
         let early = state.withLock { state -> Result<T, any Error>? in
             if let early = state.early { return early }
@@ -54,30 +64,35 @@ final class DeadlineRace<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
+    @inlinable
     func attach(work: Task<Void, Never>, timer: Task<Void, Never>? = nil) {
-        let tasks = [work] + (timer.map { [$0] } ?? [])
         let finished = state.withLock { state -> Bool in
             if state.done { return true }
-            state.tasks = tasks
+            state.work = work
+            state.timer = timer
             return false
         }
         if finished {
-            for task in tasks { task.cancel() }
+            work.cancel()
+            timer?.cancel()
         }
     }
 
+    @inlinable
     func finish(_ result: Result<T, any Error>) {
-        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
-            guard !state.done else { return (nil, []) }
+        let (continuation, work, timer) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) in
+            guard !state.done else { return (nil, nil, nil) }
             state.done = true
             defer {
                 state.continuation = nil
-                state.tasks = []
+                state.work = nil
+                state.timer = nil
             }
             if state.continuation == nil { state.early = result }
-            return (state.continuation, state.tasks)
+            return (state.continuation, state.work, state.timer)
         }
-        for task in tasks { task.cancel() }
+        work?.cancel()
+        timer?.cancel()
         continuation?.resume(with: result)
     }
 }

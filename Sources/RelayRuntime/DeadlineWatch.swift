@@ -9,18 +9,29 @@ import Synchronization
 /// Made for the job worker, which runs every job under a long deadline (minutes): a timer task
 /// per run, armed and cancelled, was about a tenth of a no-op job's cost.
 public final class DeadlineWatch: Sendable {
-    private struct Watched {
-        let deadline: ContinuousClock.Instant
-        let limit: Duration
-        let expire: @Sendable (DeadlineExceeded) -> Void
+    @usableFromInline
+    struct Watched: Sendable {
+        @usableFromInline let deadline: ContinuousClock.Instant
+        @usableFromInline let limit: Duration
+        @usableFromInline let expire: @Sendable (DeadlineExceeded) -> Void
+
+        @inlinable
+        init(deadline: ContinuousClock.Instant, limit: Duration, expire: @escaping @Sendable (DeadlineExceeded) -> Void) {
+            self.deadline = deadline
+            self.limit = limit
+            self.expire = expire
+        }
     }
 
-    private struct State {
-        var next: UInt64 = 0
-        var watched: [UInt64: Watched] = [:]
+    @usableFromInline
+    struct State {
+        @usableFromInline var next: UInt64 = 0
+        @usableFromInline var watched: [UInt64: Watched] = [:]
+
+        @inlinable init() {}
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
     public let resolution: Duration
 
     public init(resolution: Duration = .seconds(1)) {
@@ -33,7 +44,8 @@ public final class DeadlineWatch: Sendable {
     /// Runs `operation` and returns its result, or throws `DeadlineExceeded` once `limit` has
     /// passed (seen by the next check of `run()`), or `CancellationError` when the caller is
     /// cancelled; whichever comes first. A late operation is cancelled and left to finish on
-    /// its own; its result is dropped.
+    /// its own; its result is dropped. Inlinable so the caller's module specialises it.
+    @inlinable
     public func watch<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let race = DeadlineRace<T>()
         let token = state.withLock { state -> UInt64 in
