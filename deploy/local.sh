@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One-command set-up for entrupy-relay on a Debian machine with the Swift toolchain.
 #   ./deploy/local.sh run    start PostgreSQL (installing it if needed), migrate, build and start the relay
-#   ./deploy/local.sh test   the same database set-up (a separate, fresh test database), then every test
+#   ./deploy/local.sh test   PostgreSQL the same way (a cluster of its own, fsync off; a fresh test database), then every test
 #   ./deploy/local.sh test --filter PATTERN   the same, running only the tests whose names match
-#   ./deploy/local.sh stop   stop the relay and the PostgreSQL cluster this script started
+#   ./deploy/local.sh stop   stop the relay and the PostgreSQL clusters this script started
 #   ./deploy/local.sh status what is running, and where
 #   ./deploy/local.sh send-test-webhook [JSON]   sign a webhook with the local secret and POST it
 #   ./deploy/local.sh cli ARGS...                 run entrupy-relay ARGS against the local database
