@@ -49,6 +49,18 @@ struct DeadlineWatchTests {
         }
     }
 
+    /// A limit of any size is taken: the largest Duration neither traps (the instant is kept in
+    /// 128 bits) nor wraps round into an early expiry.
+    @Test func hugeLimitsNeitherTrapNorExpire() async throws {
+        let watch = DeadlineWatch(resolution: .seconds(3600))
+        #expect(try await watch.watch(Duration(secondsComponent: .max, attosecondsComponent: 0)) { 7 } == 7)
+        let caller = Task { try await watch.watch(Duration(secondsComponent: .max, attosecondsComponent: 0)) { try await Task.sleep(for: .seconds(30)); return 1 } }
+        while watch.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(watch.expire(now: .now + .seconds(86_400 * 365)) == 0)
+        caller.cancel()
+        _ = await caller.result
+    }
+
     @Test func aCancelledCallerIsAnsweredAtOnce() async throws {
         let watch = DeadlineWatch(resolution: .seconds(3600))
         let caller = Task {
