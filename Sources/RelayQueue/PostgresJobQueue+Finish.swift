@@ -58,7 +58,7 @@ extension PostgresJobQueue {
     private static func completed(_ runs: [JobFinish], worker: String, on connection: PostgresConnection,
                                   logger: Logger) async throws -> [Int64: JobState] {
         let completed = try await PreparedStatementRunner.rows(CompleteStatement(runs: runs, worker: worker), on: connection, logger: logger)
-        return Dictionary(completed.lazy.map { ($0, JobState.completed) }, uniquingKeysWith: { _, last in last })
+        return states(completed.map { ($0, .completed) })
     }
 
     /// The finishing statements' rows (a run's ID and its new state) by ID.

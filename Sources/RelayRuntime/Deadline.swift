@@ -16,21 +16,11 @@ public func withDeadline<T: Sendable>(
     _ limit: Duration,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let race = DeadlineRace<T>()
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation)
-            let work = Task {
-                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
-            }
-            let timer = Task {
-                try? await Task.sleep(for: limit)
-                if !Task.isCancelled { race.finish(.failure(DeadlineExceeded(limit: limit))) }
-            }
-            race.attach(work: work, timer: timer)
+    try await DeadlineRace<T>().run(operation) { race in
+        Task {
+            try? await Task.sleep(for: limit)
+            if !Task.isCancelled { race.finish(.failure(DeadlineExceeded(limit: limit))) }
         }
-    } onCancel: {
-        race.finish(.failure(CancellationError()))
     }
 }
 
@@ -53,6 +43,25 @@ final class DeadlineRace<T: Sendable>: Sendable {
     @usableFromInline let state = Mutex(State())
 
     @inlinable init() {}
+
+    /// Runs `operation` in a task of its own and returns the first of its result, the timer's
+    /// expiry and the caller's cancellation. `timer` arms this race's own timer; nil when
+    /// another keeps the time (a `DeadlineWatch`, which calls `finish`).
+    @inlinable
+    func run(_ operation: @escaping @Sendable () async throws -> T,
+             timer: (DeadlineRace<T>) -> Task<Void, Never>?) async throws -> T {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                start(continuation)
+                let work = Task {
+                    do { self.finish(.success(try await operation())) } catch { self.finish(.failure(error)) }
+                }
+                attach(work: work, timer: timer(self))
+            }
+        } onCancel: {
+            finish(.failure(CancellationError()))
+        }
+    }
 
     @inlinable
     func start(_ continuation: CheckedContinuation<T, any Error>) {

@@ -54,17 +54,7 @@ public final class DeadlineWatch: Sendable {
             return state.next
         }
         defer { _ = state.withLock { $0.watched.removeValue(forKey: token) } }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation)
-                let work = Task {
-                    do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
-                }
-                race.attach(work: work)
-            }
-        } onCancel: {
-            race.finish(.failure(CancellationError()))
-        }
+        return try await race.run(operation) { _ in nil }
     }
 
     /// Ends every watched operation whose deadline has passed by `now`; returns how many.
