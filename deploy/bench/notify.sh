@@ -79,9 +79,14 @@ if [ "$WARMUP" -gt 0 ]; then
   first_measured=$((last_warm + 1))
 fi
 log "1/3: driving $RATE items/s for ${SECONDS_TO_RUN}s"
+# CPU ticks around the measured drive: what one webhook costs each process, whatever the latency.
+CPU0=("$(cpu_of "$RELAY_PID")" "$(cpu_of "$SIM_PID")" "$(pg_cpu)" "$(cpu_of "$SINK_PID")")
 "$BIN_DIR/relay-bench" drive --simulator "http://127.0.0.1:$SIM_PORT" --rate "$RATE" --seconds "$SECONDS_TO_RUN"
 expected=$((expected + RATE * SECONDS_TO_RUN))
 wait_delivered "$expected" webhook
+per_webhook() { awk -v t="$1" -v n="$((RATE * SECONDS_TO_RUN))" -v k="$TICKS" 'BEGIN {printf "%.2f", t * 1000 / k / n}'; }
+CPU_LINE="relay $(per_webhook $(( $(cpu_of "$RELAY_PID") - CPU0[0] ))), simulator $(per_webhook $(( $(cpu_of "$SIM_PID") - CPU0[1] )))"
+CPU_LINE+=", postgres $(per_webhook $(( $(pg_cpu) - CPU0[2] ))), callback sink $(per_webhook $(( $(cpu_of "$SINK_PID") - CPU0[3] ))) ms"
 
 seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once
   local channel=$1 n=$2 url="http://127.0.0.1:$SINK_PORT/throughput"
@@ -136,6 +141,7 @@ kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
   read -r mails mail_rate < <(rate_of email | tr '|' ' ')
   echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
   echo "  end to end          $count callbacks; webhook accepted -> callback received p50 ${p50} ms  p99 ${p99} ms  max ${max} ms (target p99 < 250 ms)"
+  echo "  cpu per webhook     $CPU_LINE (the driver's not counted)"
   echo "  first ${WARMUP}s after start ${cold[0]} callbacks; p50 ${cold[1]} ms  p99 ${cold[2]} ms  max ${cold[3]} ms (the warm-up, not in the figure above)"
   echo "  callbacks           $hooks delivered at $hook_rate/s to a local HTTP endpoint"
   echo "  emails              $mails delivered at $mail_rate/s to a local aiosmtpd that discards them (kept connections, up to the per-target cap)"
