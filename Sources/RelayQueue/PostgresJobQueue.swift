@@ -59,24 +59,8 @@ public struct PostgresJobQueue: Sendable {
     /// Leases up to `limit` claimable jobs of the given kinds, oldest schedule first.
     public func claim(worker: String, limit: Int, lease: Duration, kinds: [String]) async throws -> [ClaimedJob] {
         guard limit > 0, !kinds.isEmpty else { return [] }
-        let rows = try await client.query("""
-            UPDATE jobs SET state = \(JobState.running), attempt = attempt + 1, leased_by = \(worker),
-                   lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond'
-            WHERE id IN (
-                SELECT id FROM jobs
-                WHERE state IN ('available', 'retryable') AND scheduled_at <= now() AND kind = ANY(\(kinds)::text[])
-                ORDER BY scheduled_at, id
-                LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, args::text, attempt, max_attempts, crashes
-            """, logger: logger)
-        var jobs: [ClaimedJob] = []
-        for try await row in rows {
-            var cells = PostgresRowCells(row)
-            jobs.append(ClaimedJob(id: try cells.next(), kind: try cells.next(), args: try cells.next(), attempt: try cells.next(),
-                                   maxAttempts: try cells.next(), crashes: try cells.next()))
-        }
-        return jobs
+        let statement = ClaimStatement(worker: worker, leaseMilliseconds: lease.milliseconds, kinds: kinds, limit: limit)
+        return try await PreparedStatementRunner.rows(statement, on: client, logger: logger)
     }
 
     /// Pushes the leases of running jobs forward in one statement; returns the IDs this

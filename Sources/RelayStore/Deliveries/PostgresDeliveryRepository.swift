@@ -37,45 +37,31 @@ public struct PostgresDeliveryRepository: Sendable {
     }
 
     public func delivery(id: Int64) async throws -> DeliveryRecord? {
-        try await records(ids: [id], state: nil, entrupyID: nil, before: nil, limit: 1).first
+        try await PreparedStatementRunner.rows(LoadOneStatement(id: id), on: client, logger: logger).first
     }
 
     /// Several deliveries in one query (the deliver handler loads a claimed batch at once).
     public func deliveries(ids: [Int64]) async throws -> [Int64: DeliveryRecord] {
         guard !ids.isEmpty else { return [:] }
-        let found = try await records(ids: ids, state: nil, entrupyID: nil, before: nil, limit: ids.count)
+        let found = ids.count == 1
+            ? try await PreparedStatementRunner.rows(LoadOneStatement(id: ids[0]), on: client, logger: logger)
+            : try await PreparedStatementRunner.rows(LoadStatement(ids: ids), on: client, logger: logger)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Newest first, optionally filtered by state and item; `cursor` continues after the
     /// last delivery of the previous page.
     public func list(state: DeliveryState?, entrupyID: String?, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
-        try await records(ids: nil, state: state, entrupyID: entrupyID, before: cursor?.id, limit: limit)
-    }
-
-    func records(ids: [Int64]?, state: DeliveryState?, entrupyID: String?, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
+        let before = cursor?.id
         let rows = try await client.query("""
-            SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
-                   d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-                   d.delivered_at, e.kind, d.schedule_base
-            FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
-            WHERE (\(ids)::bigint[] IS NULL OR d.id = ANY(\(ids)::bigint[]))
-              AND (\(state)::text IS NULL OR d.state = \(state))
+            \(unescaped: Self.recordSelect)
+            WHERE (\(state)::text IS NULL OR d.state = \(state))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
               AND (\(before)::bigint IS NULL OR d.id < \(before))
             ORDER BY d.id DESC LIMIT \(limit)
             """, logger: logger)
         var records: [DeliveryRecord] = []
-        for try await (id, eventID, entrupyID, rule, index, channel, target, payload, keyID, key, state, attempts, lastError,
-                       next, created, delivered, kind, scheduleBase)
-            in rows.decode((Int64, Int64, String, String, Int, DeliveryChannel, String, String, String?, String, DeliveryState, Int,
-                            String?, Date?, Date, Date?, String, Int).self) {
-            records.append(DeliveryRecord(
-                id: id, itemEventID: eventID, entrupyID: entrupyID, rule: rule, actionIndex: index,
-                channel: channel, target: target, payload: JSONValue(jsonText: payload) ?? .null,
-                signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
-                lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind))
-        }
+        for try await row in rows { records.append(try Self.record(from: row)) }
         return records
     }
 
