@@ -37,18 +37,13 @@ extension PostgresDeliveryRepository {
     /// length looks ten times dearer, so PostgreSQL never settles on one); a single ID, which
     /// is what a worker running the deliveries its reconcile leased loads, has its own text
     /// that is planned once.
-    struct LoadStatement: PostgresPreparedStatement {
+    struct LoadStatement: OneParameterStatement {
         typealias Row = DeliveryRecord
         static let name = "deliveries_load"
         static let sql = recordSelect + " WHERE d.id = ANY($1::bigint[])"
 
-        let ids: [Int64]
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(ids)
-            return bindings
-        }
+        /// The deliveries' IDs.
+        let parameter: [Int64]
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try PostgresDeliveryRepository.record(from: row)
@@ -56,18 +51,13 @@ extension PostgresDeliveryRepository {
     }
 
     /// `LoadStatement` for one ID.
-    struct LoadOneStatement: PostgresPreparedStatement {
+    struct LoadOneStatement: OneParameterStatement {
         typealias Row = DeliveryRecord
         static let name = "deliveries_load_one"
         static let sql = recordSelect + " WHERE d.id = $1::bigint"
 
-        let id: Int64
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
-            return bindings
-        }
+        /// The delivery's ID.
+        let parameter: Int64
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try PostgresDeliveryRepository.record(from: row)

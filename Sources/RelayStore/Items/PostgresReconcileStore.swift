@@ -30,7 +30,7 @@ public struct PostgresReconcileStore: Sendable {
     /// The organisation's own ID for an Entrupy username (the SDK users mirror; the latest
     /// authorised when several share it), for notifications.
     public func uniqueUserID(username: String) async throws -> String? {
-        try await PreparedStatementRunner.rows(UniqueUserIDStatement(username: StoredText.clean(username)), on: client, logger: logger).first
+        try await PreparedStatementRunner.rows(UniqueUserIDStatement(parameter: StoredText.clean(username)), on: client, logger: logger).first
     }
 
     public func state(of entrupyID: String) async throws -> StoredItemState? {
@@ -46,7 +46,7 @@ public struct PostgresReconcileStore: Sendable {
     /// The stored state, with the item's row locked until the transaction ends (an item not
     /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
     static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        let rows = try await PreparedStatementRunner.rows(LockedStateStatement(entrupyID: entrupyID), on: tx, logger: logger)
+        let rows = try await PreparedStatementRunner.rows(LockedStateStatement(parameter: entrupyID), on: tx, logger: logger)
         return rows.first.map { StoredItemState(result: $0.0, resultFinal: $0.1, flag: $0.2, fetchedAt: $0.3) }
     }
 

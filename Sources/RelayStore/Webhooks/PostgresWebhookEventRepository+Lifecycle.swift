@@ -9,7 +9,7 @@ extension PostgresWebhookEventRepository {
     /// The event with the basis of its reconcile (the database's clock, and the stored state
     /// of the item it names), in one query.
     public func pending(id: Int64) async throws -> PendingWebhook? {
-        let rows = try await PreparedStatementRunner.rows(PendingStatement(id: id), on: client, logger: logger)
+        let rows = try await PreparedStatementRunner.rows(PendingStatement(parameter: id), on: client, logger: logger)
         for (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt) in rows {
             var stored: StoredItemState?
             if let final, let flag, let fetchedAt {

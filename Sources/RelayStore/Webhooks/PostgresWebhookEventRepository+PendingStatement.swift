@@ -1,12 +1,13 @@
 import Foundation
 import PostgresNIO
+import RelayDatabase
 import RelayCore
 
 extension PostgresWebhookEventRepository {
     /// Reads a stored event with the basis of its reconcile: the database's clock and the
     /// stored state of the item it names. Every reconcile starts with it, so it is prepared
     /// once per connection (parsed once, and soon planned once).
-    struct PendingStatement: PostgresPreparedStatement {
+    struct PendingStatement: OneParameterStatement {
         typealias Row = (Int64, String?, String?, WebhookEventState, Date, Int64, Date, String?, Bool?, String?, Date?)
         static let name = "webhook_pending"
         static let sql = """
@@ -20,13 +21,8 @@ extension PostgresWebhookEventRepository {
             WHERE w.id = $1
             """
 
-        let id: Int64
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
-            return bindings
-        }
+        /// The event's ID.
+        let parameter: Int64
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try row.decode(Row.self)
