@@ -56,14 +56,9 @@ wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
 wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
 curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d '{"rate_limit_per_second": 0}' >/dev/null
 
-wait_delivered() { # wait_delivered N CHANNEL
-  local _ n
-  for _ in $(seq 1 1200); do
-    n=$("${PSQL[@]}" -tAc "SELECT count(*) FROM deliveries WHERE state = 'delivered' AND channel = '$2'")
-    [ "$n" -ge "$1" ] && return 0
-    sleep 0.1
-  done
-  log "only $n of $1 $2 deliveries delivered"
+wait_delivered() { # wait_delivered N CHANNEL (the rates come from the rows' timestamps, not from when this returns)
+  local n; n=$(wait_count "$1" 120 "SELECT count(*) FROM deliveries WHERE state = 'delivered' AND channel = '$2'")
+  [ "$n" -ge "$1" ] || log "only $n of $1 $2 deliveries delivered"
 }
 
 # The first seconds after a start are slower in every process (the relay's, the simulator's,

@@ -30,11 +30,7 @@ RELAY_CPU0=$(cpu_of "$RELAY_PID"); SIM_CPU0=$(cpu_of "$SIM_PID"); PG_CPU0=$(pg_c
 log "driving $RATE items/s for ${SECONDS_TO_RUN}s"
 "$BIN_DIR/relay-bench" drive --simulator "http://127.0.0.1:$SIM_PORT" --rate "$RATE" --seconds "$SECONDS_TO_RUN"
 expected=$((RATE * SECONDS_TO_RUN))
-for _ in $(seq 1 300); do
-  done_count=$("${PSQL[@]}" -tAc "SELECT count(*) FROM webhook_events WHERE state = 'processed'")
-  [ "$done_count" -ge "$expected" ] && break
-  sleep 0.2
-done
+wait_count "$expected" 60 "SELECT count(*) FROM webhook_events WHERE state = 'processed'" >/dev/null
 RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
 # CPU per webhook (milliseconds): steadier than latency on a shared machine, where a little
 # less capacity than the rate turns a few milliseconds into seconds of queue.

@@ -37,6 +37,21 @@ bench_setup() {
   DATABASE_URL=$DB_URL MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning "$BIN_DIR/entrupy-relay" migrate >/dev/null
 }
 
+# wait_count N SECONDS QUERY: waits up to SECONDS until QUERY (a count) reaches N, then prints
+# it. One session asks four times a second, committing in between so that it holds no snapshot
+# back from vacuum. A psql started for every poll (ten a second) took an eighth of the two cores
+# while the outbox's throughput was measured.
+wait_count() {
+  local want=$1 seconds=$2 query=$3
+  "${PSQL[@]}" -v ON_ERROR_STOP=1 -tA -c "DO \$\$ BEGIN
+      FOR i IN 1..$((seconds * 4)) LOOP
+        EXIT WHEN ($query) >= $want;
+        COMMIT;
+        PERFORM pg_sleep(0.25);
+      END LOOP;
+    END \$\$" -c "$query"
+}
+
 # wait_http URL: up to 10 s for a 2xx.
 wait_http() {
   local _
