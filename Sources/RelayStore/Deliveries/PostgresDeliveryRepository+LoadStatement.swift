@@ -30,7 +30,7 @@ extension PostgresDeliveryRepository {
     }
 
     /// The deliveries a deliver worker is about to send, by ID. Run for every batch it
-    /// claims, so it is prepared once per connection: as `records`' general statement (every
+    /// claims, so it is prepared once per connection: as `list`'s general statement (every
     /// filter optional) PostgreSQL planned it on every call, at three times the cost of
     /// running it (the notify benchmark's pg_stat_statements: 226 against 73 ms for 748).
     /// A batch of several IDs is still planned for its array (a plan for an array of unknown
