@@ -28,8 +28,11 @@ struct DriveSimulatorCommand: AsyncParsableCommand {
                     let body: JSONValue = .object(["customer_item_id": .string("drive-\(run)-\(n)"), "brand": .string("nike"),
                                                    "result": .string("authentic"), "final": .bool(true)])
                     request.body = .bytes(ByteBuffer(string: body.jsonText))
-                    let response = try? await http.execute(request, timeout: .seconds(10))
-                    return response?.status == .created
+                    guard let response = try? await http.execute(request, timeout: .seconds(10)) else { return false }
+                    // Read the answer to its end, as every other client here does: a body left
+                    // unread can cost AsyncHTTPClient the connection.
+                    _ = try? await response.body.collect(upTo: 1 << 20)
+                    return response.status == .created
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 0 : 1) }
