@@ -79,7 +79,7 @@ CPU0=("$(cpu_of "$RELAY_PID")" "$(cpu_of "$SIM_PID")" "$(pg_cpu)" "$(cpu_of "$SI
 "$BIN_DIR/relay-bench" drive --simulator "http://127.0.0.1:$SIM_PORT" --rate "$RATE" --seconds "$SECONDS_TO_RUN"
 expected=$((expected + RATE * SECONDS_TO_RUN))
 wait_delivered "$expected" webhook
-per_webhook() { awk -v t="$1" -v n="$((RATE * SECONDS_TO_RUN))" -v k="$TICKS" 'BEGIN {printf "%.2f", t * 1000 / k / n}'; }
+per_webhook() { ms_each "$1" $((RATE * SECONDS_TO_RUN)); }
 CPU_LINE="relay $(per_webhook $(( $(cpu_of "$RELAY_PID") - CPU0[0] ))), simulator $(per_webhook $(( $(cpu_of "$SIM_PID") - CPU0[1] )))"
 CPU_LINE+=", postgres $(per_webhook $(( $(pg_cpu) - CPU0[2] ))), callback sink $(per_webhook $(( $(cpu_of "$SINK_PID") - CPU0[3] ))) ms"
 

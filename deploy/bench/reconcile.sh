@@ -34,7 +34,7 @@ wait_count "$expected" 60 "SELECT count(*) FROM webhook_events WHERE state = 'pr
 RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
 # CPU per webhook (milliseconds): steadier than latency on a shared machine, where a little
 # less capacity than the rate turns a few milliseconds into seconds of queue.
-per_webhook() { awk -v t="$1" -v n="$expected" -v k="$TICKS" 'BEGIN {printf "%.2f", t * 1000 / k / n}'; }
+per_webhook() { ms_each "$1" "$expected"; }
 RELAY_CPU=$(per_webhook $(( $(cpu_of "$RELAY_PID") - RELAY_CPU0 )))
 SIM_CPU=$(per_webhook $(( $(cpu_of "$SIM_PID") - SIM_CPU0 ))); PG_CPU=$(per_webhook $(( $(pg_cpu) - PG_CPU0 )))
 "${PSQL[@]}" -tA -F ' ' -c "

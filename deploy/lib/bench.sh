@@ -69,3 +69,5 @@ pg_cpu() {
   echo "$total"
 }
 TICKS=$(getconf CLK_TCK)
+# ms_each TICKS N: CPU ticks spread over N items, in milliseconds each (two decimals).
+ms_each() { awk -v t="$1" -v n="$2" -v k="$TICKS" 'BEGIN {printf "%.2f", t * 1000 / k / n}'; }
