@@ -16,26 +16,6 @@ public struct PostgresDeliveryRepository: Sendable {
         self.logger = logger
     }
 
-    /// Inserts planned deliveries and their jobs inside the caller's transaction.
-    /// `itemEventIDs` are the timeline rows of the transitions the deliveries were planned
-    /// for, by `transitionIndex`. The unique (transition, rule, action) key makes a repeat a
-    /// no-op. With a `lease`, the jobs are inserted claimed by its worker, which runs them
-    /// next (`JobResult.then`); without one, the caller wakes the workers once its transaction
-    /// has committed (`PostgresJobQueue.wakeWorkers`), when any were new.
-    @discardableResult
-    public static func insert(_ planned: [PlannedDelivery], itemEventIDs: [Int64], lease: JobLease? = nil,
-                              on connection: PostgresConnection, logger: Logger) async throws -> InsertedDeliveries {
-        let rows = planned.filter { itemEventIDs.indices.contains($0.transitionIndex) }
-        guard !rows.isEmpty else { return InsertedDeliveries(count: 0, leasedJobs: []) }
-        // One statement: the deliveries, and through the queue's enqueue text their jobs.
-        let statement = InsertStatement(rows: rows, itemEventIDs: itemEventIDs, lease: lease)
-        guard let (count, ids, args) = try await PreparedStatementRunner.rows(statement, on: connection, logger: logger).first else {
-            throw StoreError.missingResult
-        }
-        return InsertedDeliveries(count: Int(count), leasedJobs: PostgresJobQueue.leasedJobs(
-            kind: DeliverJob.kind, maxAttempts: DeliverJob.maxAttempts, ids: ids, args: args))
-    }
-
     public func delivery(id: Int64) async throws -> DeliveryRecord? {
         try await PreparedStatementRunner.rows(LoadOneStatement(parameter: id), on: client, logger: logger).first
     }

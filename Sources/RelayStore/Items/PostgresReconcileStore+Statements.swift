@@ -6,20 +6,6 @@ import RelayDatabase
 /// parses each once and soon plans it once, where a fresh statement was parsed and planned on
 /// every call (the notify benchmark's profile spent more on that than on running them).
 extension PostgresReconcileStore {
-    /// The stored state of an item, its row locked until the transaction ends.
-    struct LockedStateStatement: OneParameterStatement {
-        typealias Row = (String?, Bool, String, Date)
-        static let name = "item_locked_state"
-        static let sql = "SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = $1 FOR UPDATE"
-
-        /// The item's Entrupy ID.
-        let parameter: String
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
-        }
-    }
-
     /// The organisation's own ID for an Entrupy username (the latest authorised when several share it).
     struct UniqueUserIDStatement: OneParameterStatement {
         typealias Row = String
@@ -28,6 +14,22 @@ extension PostgresReconcileStore {
 
         /// The Entrupy username.
         let parameter: String
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
+    }
+
+    /// Asks nothing: run after a statement on the same connection, it returns only once that
+    /// statement's implicit transaction has committed durably (see `commit`).
+    struct CommittedStatement: PostgresPreparedStatement {
+        typealias Row = Int32
+        static let name = "reconcile_committed"
+        static let sql = "SELECT 1"
+
+        func makeBindings() -> PostgresBindings {
+            PostgresBindings()
+        }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try row.decode(Row.self)

@@ -7,10 +7,10 @@ import RelayCore
 import RelayQueue
 
 /// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
-/// their jobs), the record of the fetch and the webhook event's new state, in one
-/// transaction that holds the item's row lock. The change was computed against a stored
-/// state read earlier; if another worker stored the item meanwhile the commit is refused
-/// (`nil`) and the caller diffs again, so each transition is recorded once.
+/// their jobs), the record of the fetch and the webhook event's new state, in one statement
+/// (one implicit transaction). The change was computed against a stored state read earlier;
+/// if another worker stored the item meanwhile the statement writes nothing and the commit is
+/// refused (`nil`), and the caller diffs again, so each transition is recorded once.
 public struct PostgresReconcileStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -43,13 +43,6 @@ public struct PostgresReconcileStore: Sendable {
             """, logger: logger))
     }
 
-    /// The stored state, with the item's row locked until the transaction ends (an item not
-    /// stored yet locks nothing: a concurrent first store meets the insert's conflict).
-    static func lockedState(of entrupyID: String, on tx: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
-        let rows = try await PreparedStatementRunner.rows(LockedStateStatement(parameter: entrupyID), on: tx, logger: logger)
-        return rows.first.map { StoredItemState(result: $0.0, resultFinal: $0.1, flag: $0.2, fetchedAt: $0.3) }
-    }
-
     private static func decodeState(_ rows: PostgresRowSequence) async throws -> StoredItemState? {
         for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
             return StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
@@ -70,62 +63,39 @@ public struct PostgresReconcileStore: Sendable {
         return states
     }
 
-    /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`.
-    /// Two statements in the transaction: lock and read the item's row, then one that writes
-    /// the item, its timeline, the record of the fetch and the events' state (and one more for
-    /// deliveries, when the rules planned some). With a `lease`, the deliveries' jobs are
-    /// inserted claimed by its worker (`ApplyResult.leasedJobs`); without one, the workers are
-    /// woken to claim them.
+    /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`
+    /// (nothing was written). One statement writes it all (`StoreStatement`, or
+    /// `RecordStaleStatement` for a stale fetch); where a transaction took five round trips
+    /// (BEGIN, read the row under lock, write, insert the deliveries, COMMIT), this takes two.
+    /// With a `lease`, the deliveries' jobs are inserted claimed by its worker
+    /// (`ApplyResult.leasedJobs`); without one, the workers are woken to claim them.
     public func commit(_ change: ReconcileChange, lease: JobLease? = nil) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
-        do {
-            return try await client.withConnection { connection -> ApplyResult? in
-                let result = try await connection.withTransaction(logger: logger) { tx in
-                    try await write(change, item: item, lease: lease, on: tx)
-                }
-                if let result, result.deliveries > result.leasedJobs.count { await wakeWorkers(on: connection) }
-                return result
+        return try await client.withConnection { connection -> ApplyResult? in
+            let rows = change.stale
+                ? try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: connection, logger: logger)
+                : try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item, lease: lease), on: connection, logger: logger)
+            guard let written = rows.first else { throw StoreError.missingResult }
+            guard written.items == 1 else { return nil }
+            // The statement's implicit transaction commits at Sync, after its rows and
+            // CommandComplete have arrived; postgres-nio sends the next statement on this
+            // connection only after ReadyForQuery, which PostgreSQL sends once that commit is
+            // durable (a commit that failed closes the connection, so the next statement
+            // throws). So the change is not reported, and its leased deliveries not run,
+            // before a second round trip: the workers' wake when they have jobs to claim, an
+            // empty statement otherwise.
+            if written.deliveries > written.leasedJobs.count {
+                try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
+            } else {
+                _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
             }
-        } catch let error as PostgresTransactionError where error.closureError is CommitRefused && error.rollbackError == nil {
-            return nil
+            if written.covered > 0 {
+                Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
+            }
+            if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
+            return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID,
+                               leasedJobs: written.leasedJobs)
         }
     }
-
-    /// The transaction's statements (see `commit`); throws `CommitRefused` to roll it back.
-    private func write(_ change: ReconcileChange, item: EntrupyItem, lease: JobLease?, on tx: PostgresConnection) async throws -> ApplyResult? {
-        guard try await Self.lockedState(of: item.entrupyID, on: tx, logger: logger) == change.basedOn else { return nil }
-        let rows = change.stale
-            ? try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: tx, logger: logger)
-            : try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item), on: tx, logger: logger)
-        guard let written = rows.first.map({ (items: $0.0, eventIDs: $0.1, covered: $0.2) }) else { throw StoreError.missingResult }
-        // Another worker stored the new item first: undo the fetch's record, and diff again.
-        guard written.items == 1 else { throw CommitRefused() }
-        if written.covered > 0 {
-            Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
-        }
-        if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
-        let deliveries = try await PostgresDeliveryRepository.insert(change.deliveries, itemEventIDs: written.eventIDs,
-                                                                     lease: lease, on: tx, logger: logger)
-        return ApplyResult(transitions: change.transitions, stale: false, deliveries: deliveries.count, entrupyID: item.entrupyID,
-                           leasedJobs: deliveries.leasedJobs)
-    }
-
-    /// Wakes the workers for the deliveries just committed, on the transaction's connection.
-    /// Not inside the transaction: a NOTIFY there would hold PostgreSQL's notify lock through
-    /// the commit's WAL flush, so concurrent reconciles (and the receiver's batches) would
-    /// commit one at a time. A wake that fails is logged, not thrown: the commit stands, and
-    /// workers also poll.
-    private func wakeWorkers(on connection: PostgresConnection) async {
-        do {
-            try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
-        } catch {
-            logger.warning("waking the workers after a reconcile failed; they will find its deliveries when they poll",
-                           metadata: ["error": "\(StoreError.describe(error))"])
-        }
-    }
-
-    /// Thrown inside the commit's transaction to roll it back (`withTransaction` hands it on
-    /// wrapped in a `PostgresTransactionError`).
-    private struct CommitRefused: Error {}
 }

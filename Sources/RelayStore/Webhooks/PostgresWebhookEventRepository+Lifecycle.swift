@@ -28,15 +28,18 @@ extension PostgresWebhookEventRepository {
     /// requested: the fetch already saw what they hint at, so their jobs find them processed
     /// and fetch nothing (coalescing). The CTE `covered` has one row per other event marked.
     /// Each argument is the statement's parameter for that value (the reconcile's one
-    /// statement, prepared, records the fetch and this together); appended after another CTE.
-    static func markReconciledText(event: String, entrupyID: String, covering: String) -> String {
+    /// statement, prepared, records the fetch and this together); `gate` names a CTE of that
+    /// statement, and nothing is marked when it has no row (a refused write). Appended after
+    /// another CTE.
+    static func markReconciledText(event: String, entrupyID: String, covering: String, gate: String) -> String {
         """
         ,
         marked AS (UPDATE webhook_events SET state = 'processed', processed_at = now(), last_error = NULL,
                           entrupy_id = coalesce(entrupy_id, \(entrupyID))
-                   WHERE id = \(event) RETURNING id),
+                   WHERE id = \(event) AND EXISTS (SELECT FROM \(gate)) RETURNING id),
         covered AS (UPDATE webhook_events SET state = 'processed', processed_at = now(), last_error = NULL
                     WHERE \(covering) IS NOT NULL AND entrupy_id = \(entrupyID) AND state = 'queued' AND received_at <= \(covering)
+                          AND EXISTS (SELECT FROM \(gate))
                           -- Not the event marked above: one statement must not update a row twice.
                           AND id IS DISTINCT FROM \(event)
                     RETURNING 1)

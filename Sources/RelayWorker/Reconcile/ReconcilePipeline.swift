@@ -14,7 +14,7 @@ import RelayStore
 /// 2. **diff** it against the stored state into transitions (pure, `TransitionDiffer`);
 /// 3. **plan** the deliveries the rules ask for (pure, `DeliveryPlanner`);
 /// 4. **store** item, timeline, deliveries with their jobs, and the event's new state in one
-///    transaction (`PostgresReconcileStore.commit`).
+///    statement, so one transaction (`PostgresReconcileStore.commit`).
 ///
 /// Answers are ordered by the database's clock: one requested before a stored one is stale
 /// and changes nothing. If another worker stores the item between steps 2 and 4, the commit

@@ -1,0 +1,24 @@
+import PostgresNIO
+import RelayQueue
+
+extension PostgresReconcileStore {
+    /// What a reconcile's statement answers (`StoreStatement`, `RecordStaleStatement`).
+    struct Written: Sendable {
+        /// 1 when the item was written (or the stale fetch recorded), 0 when the write was refused.
+        var items: Int64
+        /// Other queued webhook events about the item that the fetch answered too.
+        var covered: Int64
+        /// New deliveries.
+        var deliveries: Int64
+        /// Their `deliver` jobs inserted leased to the statement's worker.
+        var leasedJobs: [ClaimedJob]
+
+        init(_ row: PostgresRow) throws {
+            let (items, covered, deliveries, leasedIDs, leasedArgs) = try row.decode((Int64, Int64, Int64, [Int64], [String]).self)
+            self.items = items
+            self.covered = covered
+            self.deliveries = deliveries
+            leasedJobs = PostgresDeliveryRepository.leasedJobs(ids: leasedIDs, args: leasedArgs)
+        }
+    }
+}
