@@ -18,6 +18,7 @@ public struct EntrupySimulator {
         router.add(middleware: SimErrorMiddleware(logger: logger))
         SimulatorAPIController(store: store, configuration: configuration).addRoutes(to: router)
         AdminItemRoutes(store: store, sender: sender).addRoutes(to: router)
+        AdminDriveRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminEventRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminConfigRoutes(store: store).addRoutes(to: router)
         application = Application(
