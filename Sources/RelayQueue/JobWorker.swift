@@ -32,8 +32,13 @@ public final class JobWorker: Service, Sendable {
     private let metrics: JobMetrics
 
     private struct RunState {
-        /// Every run this worker holds a lease on: executing, or finished and not yet recorded.
-        var held: [Int64: ClaimedJob] = [:]
+        /// Every run this worker holds a lease on (executing, or finished and not yet recorded),
+        /// with when it got it.
+        var held: [Int64: ContinuousClock.Instant] = [:]
+        /// The finished ones among them, handed to the recorder: a renewal that misses one of
+        /// these has usually met its record already (the recorder's callback comes after its
+        /// commit), and a record that finds the lease gone says so itself.
+        var recording: Set<Int64> = []
         var executing = 0
         var notified = false
         /// The last claim got all it asked for, so more may be waiting. Without it (and with no
@@ -82,7 +87,10 @@ public final class JobWorker: Service, Sendable {
             // A run put back (retry, snooze) may be due at once: worth a claim, as a NOTIFY would be.
             let putBack = states.values.contains(.retryable)
             state.withLock { run in
-                for entry in entries { run.held[entry.job.id] = nil }
+                for entry in entries {
+                    run.held[entry.job.id] = nil
+                    run.recording.remove(entry.job.id)
+                }
                 if putBack { run.notified = true }
             }
             wake.signal()
@@ -149,7 +157,7 @@ public final class JobWorker: Service, Sendable {
             }
             state.withLock { run in
                 run.executing += claimed.count
-                for job in claimed { run.held[job.id] = job }
+                for job in claimed { run.held[job.id] = .now }
             }
             for job in claimed {
                 jobs.addTask { await self.execute(job) }
@@ -187,7 +195,8 @@ public final class JobWorker: Service, Sendable {
         let next = result.then
         state.withLock { run in
             run.executing += next.count
-            for job in next { run.held[job.id] = job }
+            for job in next { run.held[job.id] = .now }
+            run.recording.insert(job.id)
         }
         finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: result.outcome),
                            record: result.record, addedAt: start))
@@ -219,17 +228,32 @@ public final class JobWorker: Service, Sendable {
             }
             metrics.record(kind: entry.job.kind, outcome: label, duration: now - entry.addedAt)
         }
+        let lost = entries.map(\.job.id).filter { states[$0] == nil }
+        if !lost.isEmpty {
+            logger.warning("finished runs whose outcome was not recorded (their lease was lost, or recording was given up); they run again",
+                           metadata: ["job_ids": "\(lost)"])
+        }
     }
 
     /// Renews every held lease in one statement, each third of the lease, until cancelled
-    /// (after the last run is recorded).
+    /// (after the last run is recorded). A lease is reported lost only when it was held a
+    /// whole interval before the renewal began: a claim's rows (and a handler's leased jobs)
+    /// reach the worker at CommandComplete, before their implicit commit, and a renewal whose
+    /// snapshot predates that commit does not see them as running yet. Their leases are new;
+    /// the next renewal keeps them.
     private func heartbeatLoop() async {
-        for await _ in AsyncTimerSequence(interval: configuration.lease / 3, clock: .continuous) {
+        let interval = configuration.lease / 3
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous) {
+            let started = ContinuousClock.now
             let ids = state.withLock { Array($0.held.keys) }
             guard !ids.isEmpty else { continue }
             do {
                 let kept = try await queue.heartbeat(ids: ids, worker: configuration.workerID, lease: configuration.lease)
-                let lost = ids.filter { !kept.contains($0) }
+                let (held, recording) = state.withLock { ($0.held, $0.recording) }
+                let lost = ids.filter { id in
+                    guard !kept.contains(id), !recording.contains(id), let since = held[id] else { return false }
+                    return started - since >= interval
+                }
                 if !lost.isEmpty {
                     logger.warning("lost the lease on running jobs", metadata: ["job_ids": "\(lost)"])
                 }
