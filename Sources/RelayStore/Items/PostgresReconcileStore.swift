@@ -64,18 +64,24 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`
-    /// (nothing was written). One statement writes it all (`StoreStatement`, or
-    /// `RecordStaleStatement` for a stale fetch); where a transaction took five round trips
-    /// (BEGIN, read the row under lock, write, insert the deliveries, COMMIT), this takes two.
+    /// (nothing was written). One statement writes it all (`StoreStatement`,
+    /// `StoreWithDeliveriesStatement`, or `RecordStaleStatement` for a stale fetch); where a
+    /// transaction took five round trips (BEGIN, read the row under lock, write, insert the
+    /// deliveries, COMMIT), this takes two.
     /// With a `lease`, the deliveries' jobs are inserted claimed by its worker
     /// (`ApplyResult.leasedJobs`); without one, the workers are woken to claim them.
     public func commit(_ change: ReconcileChange, lease: JobLease? = nil) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         return try await client.withConnection { connection -> ApplyResult? in
-            let rows = change.stale
-                ? try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: connection, logger: logger)
-                : try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item, lease: lease), on: connection, logger: logger)
+            let rows = if change.stale {
+                try await PreparedStatementRunner.rows(RecordStaleStatement(change: change, item: item), on: connection, logger: logger)
+            } else if change.deliveries.isEmpty {
+                try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item), on: connection, logger: logger)
+            } else {
+                try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item, lease: lease),
+                                                       on: connection, logger: logger)
+            }
             guard let written = rows.first else { throw StoreError.missingResult }
             guard written.items == 1 else { return nil }
             // The statement's implicit transaction commits at Sync, after its rows and
