@@ -136,7 +136,7 @@ kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
   read -r mails mail_rate < <(rate_of email | tr '|' ' ')
   echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
   echo "  end to end          $count callbacks; webhook accepted -> callback received p50 ${p50} ms  p99 ${p99} ms  max ${max} ms (target p99 < 250 ms)"
-  echo "  cpu per webhook     $CPU_LINE (the driver's not counted)"
+  echo "  cpu per webhook     $CPU_LINE (the simulator makes the items too: the drive is one request)"
   echo "  first ${WARMUP}s after start ${cold[0]} callbacks; p50 ${cold[1]} ms  p99 ${cold[2]} ms  max ${cold[3]} ms (the warm-up, not in the figure above)"
   echo "  callbacks           $hooks delivered at $hook_rate/s to a local HTTP endpoint"
   echo "  emails              $mails delivered at $mail_rate/s to a local aiosmtpd that discards them (kept connections, up to the per-target cap)"
