@@ -88,7 +88,8 @@ public final class JobWorker: Service, Sendable {
             let putBack = states.values.contains(.retryable)
             state.withLock { run in
                 for entry in entries {
-                    run.held[entry.job.id] = nil
+                    // Unless the job was claimed again since this run began (a retry due at once).
+                    if let since = run.held[entry.job.id], since <= entry.addedAt { run.held[entry.job.id] = nil }
                     run.recording.remove(entry.job.id)
                 }
                 if putBack { run.notified = true }

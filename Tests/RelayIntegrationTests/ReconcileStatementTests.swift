@@ -150,4 +150,31 @@ struct ReconcileStatementTests {
             #expect(again?.transitions.first?.kind == .itemCreated)
         }
     }
+
+    /// The same, with the delete still uncommitted when the commit runs: it waits for the
+    /// delete, then finds no row to change, and inserts none.
+    @Test func aChangeWaitingOnAnUncommittedDeleteIsRefused() async throws {
+        try await Self.withStore { db, store in
+            let basis = try await Self.storedPending("ENT-ONE-6", in: store)
+            try await TestDatabase.withClient(db) { other async throws in
+                try await other.withConnection { connection async throws in
+                    try await connection.query("BEGIN", logger: Self.logger)
+                    try await connection.query("DELETE FROM items WHERE entrupy_id = 'ENT-ONE-6'", logger: Self.logger)
+                    let authentic = EntrupyItem(entrupyID: "ENT-ONE-6", result: "authentic", resultFinal: true)
+                    let now = try await store.clock()
+                    let commit = Task { try await store.commit(Self.change(authentic, basedOn: basis, at: now)) }
+                    let waiting = try await eventually(timeout: .seconds(10)) {
+                        try await TestDatabase.scalar(db, """
+                            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                            """) == 1
+                    }
+                    #expect(waiting)
+                    try await connection.query("COMMIT", logger: Self.logger)
+                    #expect(try await commit.value == nil)
+                }
+            }
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM items") == 0)
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE entrupy_id = 'ENT-ONE-6'") == 0)
+        }
+    }
 }

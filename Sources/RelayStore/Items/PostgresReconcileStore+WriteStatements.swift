@@ -17,7 +17,7 @@ extension PostgresReconcileStore {
     /// answers. The write is guarded by the basis: a new item (no basis) is only inserted, so
     /// when another worker stored it first `stored` is empty; a stored one is updated only
     /// while its row still holds the basis (and not inserted again if its row is gone). The
-    /// upsert locks the row (waiting for a concurrent writer to commit, then comparing with
+    /// update locks the row (waiting for a concurrent writer to commit, then comparing with
     /// what it committed), and every other CTE writes only when `stored` has its row, so a
     /// refused statement writes nothing. Answers (items written, other events covered, and no
     /// deliveries). A change with deliveries takes `StoreWithDeliveriesStatement`: one text for
@@ -70,24 +70,29 @@ extension PostgresReconcileStore {
     /// The text of `StoreStatement`, or with `deliveries` of `StoreWithDeliveriesStatement`.
     static func storeText(deliveries: Bool) -> String {
         """
-            WITH stored AS (
+            WITH updated AS (
+                -- A stored item changes only while its row holds the basis. Under READ COMMITTED
+                -- the UPDATE waits for a concurrent writer of the row, then checks its basis
+                -- against what that writer committed; a row deleted meanwhile is not written.
+                UPDATE items SET customer_item_id = $2::text, result = $3::text, result_final = $4::bool,
+                       result_header = $5::text, result_message = $6::text, flag = $7::text, brand = $8::text,
+                       model = $9::text, category = $10::text, username = $11::text, certificate_url = $12::text,
+                       submitted_at = $13::timestamptz, fetched_at = $14::timestamptz, raw = $15::text::jsonb,
+                       updated_at = CASE WHEN $16::bool THEN now() ELSE items.updated_at END
+                WHERE entrupy_id = $1::text AND NOT $17::bool AND \(PostgresReconcileStore.basisText(row: "items", first: 27))
+                -- A data-modifying CTE always runs, so the item is written even with no transitions.
+                RETURNING entrupy_id),
+            inserted AS (
+                -- A new item (no basis) is only inserted: if another worker stores it first,
+                -- this waits for that insert, then inserts nothing.
                 INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
                                    brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
                 SELECT $1::text, $2::text, $3::text, $4::bool, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
                        $11::text, $12::text, $13::timestamptz, $14::timestamptz, $15::text::jsonb
-                -- A change diffed against a stored state is no first store: refused if the row is gone.
-                WHERE $17::bool OR EXISTS (SELECT FROM items WHERE entrupy_id = $1::text)
-                ON CONFLICT (entrupy_id) DO UPDATE SET
-                    customer_item_id = EXCLUDED.customer_item_id, result = EXCLUDED.result,
-                    result_final = EXCLUDED.result_final, result_header = EXCLUDED.result_header,
-                    result_message = EXCLUDED.result_message, flag = EXCLUDED.flag, brand = EXCLUDED.brand,
-                    model = EXCLUDED.model, category = EXCLUDED.category, username = EXCLUDED.username,
-                    certificate_url = EXCLUDED.certificate_url, submitted_at = EXCLUDED.submitted_at,
-                    fetched_at = EXCLUDED.fetched_at, raw = EXCLUDED.raw,
-                    updated_at = CASE WHEN $16::bool THEN now() ELSE items.updated_at END
-                WHERE NOT $17::bool AND \(PostgresReconcileStore.basisText(row: "items", first: 27))
-                -- A data-modifying CTE always runs, so the item is written even with no transitions.
+                WHERE $17::bool
+                ON CONFLICT (entrupy_id) DO NOTHING
                 RETURNING entrupy_id),
+            stored AS (SELECT entrupy_id FROM updated UNION ALL SELECT entrupy_id FROM inserted),
             events AS (
                 INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at, submitted_at)
                 SELECT stored.entrupy_id, kind, nullif(from_value, ''), nullif(to_value, ''), $18::text, $19::int8, $14::timestamptz,

@@ -90,11 +90,18 @@ public struct PostgresReconcileStore: Sendable {
             // durable (a commit that failed closes the connection, so the next statement
             // throws). So the change is not reported, and its leased deliveries not run,
             // before a second round trip: the workers' wake when they have jobs to claim, an
-            // empty statement otherwise.
-            if written.deliveries > written.leasedJobs.count {
-                try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
-            } else {
-                _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
+            // empty statement otherwise. A server's error there (NOTIFY's queue full, say) came
+            // after that ReadyForQuery, so the commit stands; only a lost connection leaves it
+            // unknown, and throws (the job runs again and finds what was stored).
+            do {
+                if written.deliveries > written.leasedJobs.count {
+                    try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
+                } else {
+                    _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
+                }
+            } catch let error where PostgresErrorText.sqlState(error) != nil {
+                logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
+                               metadata: ["error": "\(StoreError.describe(error))"])
             }
             if written.covered > 0 {
                 Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
