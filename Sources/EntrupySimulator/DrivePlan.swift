@@ -17,6 +17,8 @@ struct DrivePlan: Sendable {
         try fields.requireOnly(keys)
         guard let rate = try fields.integer("rate", in: 1...5_000) else { throw SimInputError("rate is required (items a second, 1 to 5000)") }
         guard let seconds = try fields.integer("seconds", in: 1...3_600) else { throw SimInputError("seconds is required (1 to 3600)") }
+        // Every item stays in memory: a million is far past any benchmark here, and far short of exhausting it.
+        guard rate * seconds <= 1_000_000 else { throw SimInputError("rate × seconds must be at most 1000000 items") }
         guard let prefix = try fields.string("prefix", maxLength: 128) else { throw SimInputError("prefix is required") }
         var members = try fields.object("item")?.members ?? [:]
         guard members["customer_item_id"] == nil else { throw SimInputError("item.customer_item_id is not allowed: prefix names the items") }

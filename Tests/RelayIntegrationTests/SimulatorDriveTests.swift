@@ -38,6 +38,7 @@ struct SimulatorDriveTests {
         (#"{"rate": 9999999, "seconds": 1, "prefix": "p"}"#, "rate"),
         (#"{"rate": 1.5, "seconds": 1, "prefix": "p"}"#, "rate"),
         (#"{"rate": 10, "seconds": 100000, "prefix": "p"}"#, "seconds"),
+        (#"{"rate": 5000, "seconds": 3600, "prefix": "p"}"#, "at most 1000000 items"),
         (#"{"rate": 10, "seconds": 1}"#, "prefix is required"),
         (#"{"rate": 10, "seconds": 1, "prefix": "p", "speed": 2}"#, "speed"),
         (#"{"rate": 10, "seconds": 1, "prefix": "p", "item": {"customer_item_id": "x"}}"#, "item.customer_item_id"),
