@@ -32,19 +32,23 @@ public final class JobWorker: Service, Sendable {
     private let metrics: JobMetrics
 
     private struct RunState {
-        /// Every run this worker holds a lease on (executing, or finished and not yet recorded),
-        /// with when it got it.
-        var held: [Int64: ContinuousClock.Instant] = [:]
-        /// The finished ones among them, handed to the recorder: a renewal that misses one of
-        /// these has usually met its record already (the recorder's callback comes after its
-        /// commit), and a record that finds the lease gone says so itself.
-        var recording: Set<Int64> = []
+        /// Every run this worker holds a lease on: executing, or finished and handed to the
+        /// recorder (`recording`). A renewal that misses a run being recorded has usually met
+        /// its record already (the recorder's callback comes after its commit), and a record
+        /// that finds the lease gone says so itself.
+        var held: [Int64: HeldRun] = [:]
         var executing = 0
         var notified = false
         /// The last claim got all it asked for, so more may be waiting. Without it (and with no
         /// NOTIFY and no poll due), a freed slot is no reason to ask: the queue was empty.
         var backlog = true
         var stopping = false
+    }
+
+    /// A run this worker holds a lease on: since when, and whether its outcome is being recorded.
+    private struct HeldRun {
+        let since: ContinuousClock.Instant
+        var recording = false
     }
 
     /// Run state shared by reference with the recorder's callback.
@@ -89,8 +93,7 @@ public final class JobWorker: Service, Sendable {
             state.withLock { run in
                 for entry in entries {
                     // Unless the job was claimed again since this run began (a retry due at once).
-                    if let since = run.held[entry.job.id], since <= entry.addedAt { run.held[entry.job.id] = nil }
-                    run.recording.remove(entry.job.id)
+                    if let held = run.held[entry.job.id], held.since <= entry.addedAt { run.held[entry.job.id] = nil }
                 }
                 if putBack { run.notified = true }
             }
@@ -158,7 +161,7 @@ public final class JobWorker: Service, Sendable {
             }
             state.withLock { run in
                 run.executing += claimed.count
-                for job in claimed { run.held[job.id] = .now }
+                for job in claimed { run.held[job.id] = HeldRun(since: .now) }
             }
             for job in claimed {
                 jobs.addTask { await self.execute(job) }
@@ -196,8 +199,8 @@ public final class JobWorker: Service, Sendable {
         let next = result.then
         state.withLock { run in
             run.executing += next.count
-            for job in next { run.held[job.id] = .now }
-            run.recording.insert(job.id)
+            for job in next { run.held[job.id] = HeldRun(since: .now) }
+            run.held[job.id]?.recording = true
         }
         finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: result.outcome),
                            record: result.record, addedAt: start))
@@ -250,10 +253,10 @@ public final class JobWorker: Service, Sendable {
             guard !ids.isEmpty else { continue }
             do {
                 let kept = try await queue.heartbeat(ids: ids, worker: configuration.workerID, lease: configuration.lease)
-                let (held, recording) = state.withLock { ($0.held, $0.recording) }
+                let held = state.withLock { $0.held }
                 let lost = ids.filter { id in
-                    guard !kept.contains(id), !recording.contains(id), let since = held[id] else { return false }
-                    return started - since >= interval
+                    guard !kept.contains(id), let run = held[id], !run.recording else { return false }
+                    return started - run.since >= interval
                 }
                 if !lost.isEmpty {
                     logger.warning("lost the lease on running jobs", metadata: ["job_ids": "\(lost)"])

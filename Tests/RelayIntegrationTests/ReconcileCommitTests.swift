@@ -57,12 +57,7 @@ struct ReconcileCommitTests {
                     let now = try await store.clock()
                     let commit = Task { try await store.commit(Self.change(fetched, basedOn: nil, at: now)) }
                     // Only once the commit waits on the uncommitted row does the other worker commit.
-                    let waiting = try await eventually(timeout: .seconds(10)) {
-                        try await TestDatabase.scalar(db, """
-                            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
-                            """) == 1
-                    }
-                    #expect(waiting)
+                    #expect(try await TestDatabase.aSessionWaitsOnALock(db))
                     try await other.query("COMMIT", logger: Self.logger)
                     #expect(try await commit.value == nil)
                 }

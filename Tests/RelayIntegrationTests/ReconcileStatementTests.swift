@@ -163,12 +163,7 @@ struct ReconcileStatementTests {
                     let authentic = EntrupyItem(entrupyID: "ENT-ONE-6", result: "authentic", resultFinal: true)
                     let now = try await store.clock()
                     let commit = Task { try await store.commit(Self.change(authentic, basedOn: basis, at: now)) }
-                    let waiting = try await eventually(timeout: .seconds(10)) {
-                        try await TestDatabase.scalar(db, """
-                            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
-                            """) == 1
-                    }
-                    #expect(waiting)
+                    #expect(try await TestDatabase.aSessionWaitsOnALock(db))
                     try await connection.query("COMMIT", logger: Self.logger)
                     #expect(try await commit.value == nil)
                 }

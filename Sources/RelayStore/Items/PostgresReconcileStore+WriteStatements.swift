@@ -3,11 +3,11 @@ import PostgresNIO
 import RelayCore
 import RelayQueue
 
-/// The one statement that commits a reconcile, in its two forms (a fetch that changed the
-/// stored item or confirmed it, and a stale fetch, which only records itself). Each is a
-/// compare-and-swap: it writes only while the item is stored as the change was computed
-/// against (its basis), and otherwise writes nothing and answers 0 items, so the caller diffs
-/// again. Every reconcile runs one, so their texts never change and each connection prepares
+/// The one statement that commits a reconcile, in its three forms (a fetch that changed the
+/// stored item or confirmed it, the same with the deliveries it planned, and a stale fetch,
+/// which only records itself). Each is a compare-and-swap: it writes only while the item is
+/// stored as the change was computed against (its basis), and otherwise writes nothing and
+/// answers 0 items, so the caller diffs again. Every reconcile runs one, so their texts never change and each connection prepares
 /// them once: PostgreSQL parses them once and soon plans them once, where a statement built
 /// per call was parsed and planned every time (the notify benchmark's profile: more
 /// PostgreSQL CPU went into planning than into running).

@@ -2,7 +2,7 @@ import PostgresNIO
 import RelayQueue
 
 extension PostgresReconcileStore {
-    /// What a reconcile's statement answers (`StoreStatement`, `RecordStaleStatement`).
+    /// What a reconcile's statement answers (`StoreStatement`, `StoreWithDeliveriesStatement`, `RecordStaleStatement`).
     struct Written: Sendable {
         /// 1 when the item was written (or the stale fetch recorded), 0 when the write was refused.
         var items: Int64

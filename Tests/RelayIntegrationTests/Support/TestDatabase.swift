@@ -70,6 +70,14 @@ struct TestDatabase {
         try await DatabaseClientFactory.withClient(url, logger: logger, body)
     }
 
+    /// Waits (up to 10 s) until one session of the database waits on a lock: a statement
+    /// racing an uncommitted transaction has reached its row. False if none did.
+    static func aSessionWaitsOnALock(_ url: DatabaseURL) async throws -> Bool {
+        try await eventually(timeout: .seconds(10)) {
+            try await scalar(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'") == 1
+        }
+    }
+
     /// A single integer from a query such as `SELECT count(*) FROM jobs`.
     static func scalar(_ url: DatabaseURL, _ sql: String) async throws -> Int {
         try await withClient(url) { client in
