@@ -61,9 +61,10 @@ struct LeaseWarningTests {
                 let queue = PostgresJobQueueFactory.make(client)
                 let logs = CapturedLogs()
                 try await queue.enqueue(try (0..<3000).map { _ in try NewJob(PlainJob()) })
-                // A renewal every 50 ms, while runs finish and are recorded all the time.
+                // A renewal every 200 ms, while runs finish and are recorded all the time (a 150 ms
+                // lease ran out for real under the whole suite's load in a clean clone).
                 let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(BriefHandler())],
-                                       configuration: JobWorkerConfiguration(concurrency: 16, lease: .milliseconds(150),
+                                       configuration: JobWorkerConfiguration(concurrency: 16, lease: .milliseconds(600),
                                                                              pollInterval: .milliseconds(50)),
                                        logger: logs.logger(label: "lease-warning-tests"))
                 let running = Task { try await worker.run() }
