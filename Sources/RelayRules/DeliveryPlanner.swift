@@ -23,6 +23,14 @@ public enum DeliveryPlanner {
         return planned
     }
 
+    /// Whether `plan` would plan any delivery, found without rendering one: so what only a
+    /// delivery needs (the submitter's unique user ID, a query) is looked up before planning once.
+    public static func plansAny(rules: RuleSet, item: EntrupyItem, transitions: [Transition]) -> Bool {
+        transitions.contains { transition in
+            rules.matching(item: item, transition: transition.kind).contains { !$0.actions.isEmpty }
+        }
+    }
+
     public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
                               transitionIndex: Int) -> PlannedDelivery {
         let values = subject.templateValues

@@ -24,8 +24,12 @@ public struct RuleCondition: Sendable {
     }
 
     public func matches(_ subject: NotificationSubject) -> Bool {
-        if let transitions, !transitions.contains(subject.transition.kind) { return false }
-        let item = subject.item
+        matches(item: subject.item, transition: subject.transition.kind)
+    }
+
+    /// `matches(_:)` from what a condition reads: the transition's kind and the item's fields.
+    public func matches(item: EntrupyItem, transition: TransitionKind) -> Bool {
+        if let transitions, !transitions.contains(transition) { return false }
         return Self.matches(results, item.result) && Self.matches(flags, item.flag)
             && Self.matches(brands, item.brand) && Self.matches(categories, item.category)
             && Self.matches(customerItemID, item.customerItemID) && Self.matches(username, item.username)

@@ -13,8 +13,13 @@ public struct RuleSet: Sendable {
 
     /// The rules that fire for a subject: tried in order; a match stops unless it says `continue`.
     public func matching(_ subject: NotificationSubject) -> [Rule] {
+        matching(item: subject.item, transition: subject.transition.kind)
+    }
+
+    /// `matching(_:)` from what conditions read, without a subject's details and template values.
+    public func matching(item: EntrupyItem, transition: TransitionKind) -> [Rule] {
         var matched: [Rule] = []
-        for rule in rules where rule.condition.matches(subject) {
+        for rule in rules where rule.condition.matches(item: item, transition: transition) {
             matched.append(rule)
             if !rule.continues { break }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import PostgresNIO
 import RelayStore
 import Testing
 
@@ -42,6 +43,18 @@ struct NotifyTests {
                     let id = try await stack.simulator.createItem("sku-mail")
                     let other = try await stack.simulator.createItem("sku-other", brand: "adidas")
                     #expect(try await stack.waitFor(id, result: "needs_review"))
+                    // The submitter is in the SDK users mirror: the callback names them by the
+                    // organisation's own ID, looked up once a rule fires.
+                    try await TestDatabase.withClient(stack.database) { client in
+                        let rows = try await client.query("SELECT username FROM items WHERE entrupy_id = \(id)", logger: TestDatabase.logger)
+                        var username: String?
+                        for try await row in rows { username = try row.decode(String?.self) }
+                        let submitter = try #require(username, "the simulator's item has no username")
+                        try await client.query("""
+                            INSERT INTO sdk_users (unique_user_id, username, email, first_name, last_name)
+                            VALUES ('emp-7', \(submitter), 'ann@example.com', 'Ann', 'Lee')
+                            """, logger: TestDatabase.logger)
+                    }
                     try await stack.simulator.setResult(id, "authentic", final: true)
                     try await stack.simulator.setResult(other, "authentic", final: true)
                     let delivered = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 2, state: .delivered)
@@ -67,6 +80,7 @@ struct NotifyTests {
                     #expect(request.body["type"]?.stringValue == "result.final")
                     #expect(request.body["data"]?["entrupy_id"]?.stringValue == id)
                     #expect(request.body["data"]?["customer_item_id"]?.stringValue == "sku-mail")
+                    #expect(request.body["data"]?["unique_user_id"]?.stringValue == "emp-7")
                     #expect(request.headers["x-partner"]?.stringValue == "acme")
                     #expect(try await NotifyEnvironment.deliveries(stack.database, item: other).isEmpty)
                 }

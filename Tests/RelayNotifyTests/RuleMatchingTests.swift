@@ -44,6 +44,31 @@ struct RuleMatchingTests {
         #expect(rules.matching(Self.subject(kind: .flagRaised)).map(\.name) == ["flags"])
     }
 
+    /// The pipeline asks `plansAny` before it looks up the submitter's ID, then plans once: the
+    /// two must agree, or a delivery goes out without the ID or the query is spent for nothing.
+    @Test func plansAnyAgreesWithPlan() throws {
+        let only = try Self.rules("""
+            rules:
+              - name: flags
+                when: {transition: flag.raised, brand: [nike]}
+                notify: [{email: {to: [b@example.com], subject: s, text: t}}]
+            """)
+        let cases: [(RuleSet, NotificationSubject, [TransitionKind], Bool)] = [
+            (only, Self.subject(), [.resultFinal], false),
+            (only, Self.subject(), [.resultFinal, .flagRaised], true),
+            (only, Self.subject(brand: "puma"), [.flagRaised], false),
+            (only, Self.subject(), [], false),
+            (try Self.rules(Self.yaml), Self.subject(brand: nil), [.resultChanged], true),
+            (.empty, Self.subject(), [.resultFinal], false),
+        ]
+        for (rules, subject, kinds, expected) in cases {
+            let transitions = kinds.map { Transition(kind: $0, from: nil, to: "x") }
+            let planned = DeliveryPlanner.plan(rules: rules, item: subject.item, transitions: transitions, occurredAt: subject.occurredAt)
+            #expect(DeliveryPlanner.plansAny(rules: rules, item: subject.item, transitions: transitions) == expected, "\(kinds)")
+            #expect(planned.isEmpty == !expected, "\(kinds): \(planned.count) planned")
+        }
+    }
+
     @Test func rendersTextUnescapedAndHTMLEscaped() throws {
         let rules = try Self.rules("""
             rules:

@@ -69,13 +69,17 @@ public struct ReconcilePipeline: Sendable {
         let basisIsForItem = basis != nil && basis?.entrupyID == item.storable.entrupyID
         for round in 0..<Self.maxRounds {
             let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: item.entrupyID)
-            var change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify)
+            let transitions = Self.transitions(item, observedAt: observedAt, against: stored)
+            let rules = rules(for: source, notify: notify)
             // Notifications carry the organisation's own ID for the submitter: looked up only
-            // when something is to be sent (one query, from the SDK users mirror).
-            if !change.deliveries.isEmpty, let username = item.username,
-               let uniqueUserID = try await store.uniqueUserID(username: username) {
-                change = plan(item, observedAt: observedAt, source: source, against: stored, notify: notify, uniqueUserID: uniqueUserID)
+            // when a rule fires (one query, from the SDK users mirror), so they render once.
+            var uniqueUserID: String?
+            if let username = item.username, let rules, let transitions,
+               DeliveryPlanner.plansAny(rules: rules, item: item, transitions: transitions) {
+                uniqueUserID = try await store.uniqueUserID(username: username)
             }
+            let change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
+                                   rules: rules, uniqueUserID: uniqueUserID)
             if let result = try await store.commit(change, lease: lease) {
                 report(result, item: item, source: source)
                 return result
@@ -103,20 +107,30 @@ public struct ReconcilePipeline: Sendable {
         }
     }
 
-    /// Steps 2 and 3: pure.
-    func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?,
-              notify: Bool = true, uniqueUserID: String? = nil) -> ReconcileChange {
-        if let stored, stored.fetchedAt > observedAt {
+    /// Step 3, pure: the change to store, with the deliveries `rules` plan for `transitions`
+    /// (nil transitions: the answer is stale and changes nothing).
+    static func plan(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, against stored: StoredItemState?,
+                     transitions: [Transition]?, rules: RuleSet?, uniqueUserID: String?) -> ReconcileChange {
+        guard let transitions else {
             return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored, transitions: [],
                                    deliveries: [], stale: true)
         }
-        let transitions = TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
-        // A backfill reads history: it records the timeline but notifies nobody.
-        let rules = source == .backfill || !notify ? nil : self.rules?.current
         let deliveries = rules.map { DeliveryPlanner.plan(rules: $0, item: item, transitions: transitions, occurredAt: observedAt,
-                                                                uniqueUserID: uniqueUserID) } ?? []
+                                                          uniqueUserID: uniqueUserID) } ?? []
         return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: stored,
                                transitions: transitions, deliveries: deliveries)
+    }
+
+    /// Step 2: what changed since the stored state; nil when the answer is older than it (stale).
+    static func transitions(_ item: EntrupyItem, observedAt: Date, against stored: StoredItemState?) -> [Transition]? {
+        if let stored, stored.fetchedAt > observedAt { return nil }
+        return TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
+    }
+
+    /// The rules a reconcile plans by: none for a backfill, which reads history and records the
+    /// timeline but notifies nobody, or when the caller asks for none.
+    private func rules(for source: ReconcileSource, notify: Bool) -> RuleSet? {
+        source == .backfill || !notify ? nil : rules?.current
     }
 
     private func report(_ result: ApplyResult, item: EntrupyItem, source: ReconcileSource) {
