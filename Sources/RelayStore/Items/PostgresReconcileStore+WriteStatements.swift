@@ -7,10 +7,10 @@ import RelayQueue
 /// stored item or confirmed it, the same with the deliveries it planned, and a stale fetch,
 /// which only records itself). Each is a compare-and-swap: it writes only while the item is
 /// stored as the change was computed against (its basis), and otherwise writes nothing and
-/// answers 0 items, so the caller diffs again. Every reconcile runs one, so their texts never change and each connection prepares
-/// them once: PostgreSQL parses them once and soon plans them once, where a statement built
-/// per call was parsed and planned every time (the notify benchmark's profile: more
-/// PostgreSQL CPU went into planning than into running).
+/// answers 0 items, so the caller diffs again. Every reconcile runs one, so their texts never
+/// change and each connection prepares them once: PostgreSQL parses them once and soon plans
+/// them once, where a statement built per call was parsed and planned every time (the notify
+/// benchmark's profile: more PostgreSQL CPU went into planning than into running).
 extension PostgresReconcileStore {
     /// Writes the item's current state (`stored`: one row when written), appends the
     /// transitions to its timeline (`events`), records the fetch and marks the events it
@@ -34,7 +34,7 @@ extension PostgresReconcileStore {
         let item: EntrupyItem
 
         func makeBindings() -> PostgresBindings {
-            PostgresReconcileStore.storeBindings(change, item: item, capacity: 30)
+            PostgresReconcileStore.storeBindings(change, item: item, capacity: PostgresReconcileStore.storeParameterCount)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
@@ -57,7 +57,8 @@ extension PostgresReconcileStore {
         let lease: JobLease?
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresReconcileStore.storeBindings(change, item: item, capacity: 30 + PostgresDeliveryRepository.insertParameterCount)
+            var bindings = PostgresReconcileStore.storeBindings(
+                change, item: item, capacity: PostgresReconcileStore.storeParameterCount + PostgresDeliveryRepository.insertParameterCount)
             PostgresDeliveryRepository.appendInsertBindings(change.deliveries, lease: lease, to: &bindings)
             return bindings
         }
@@ -106,14 +107,18 @@ extension PostgresReconcileStore {
             """ : "") + PostgresReconcileStore.recordFetchText(entrupyID: "$1::text", source: "$18::text", event: "$19::int8", outcome: "$23::text",
                                   transitions: "$24::int", at: "$14::timestamptz", note: "$25::text", covering: "$26::timestamptz",
                                   gate: "stored")
-            + (deliveries ? PostgresDeliveryRepository.insertText(events: "numbered", firstParameter: 31) + """
+            + (deliveries ? PostgresDeliveryRepository.insertText(events: "numbered", firstParameter: storeParameterCount + 1) + """
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
                    coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
                    coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
             """ : "SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]")
     }
 
-    /// The first 30 parameters of either store statement: the item, the change and its basis.
+    /// How many parameters `storeBindings` binds ($1 to $30); the deliveries' follow them.
+    static let storeParameterCount = 30
+
+    /// The first `storeParameterCount` parameters of either store statement: the item, the
+    /// change and its basis.
     static func storeBindings(_ change: ReconcileChange, item: EntrupyItem, capacity: Int) -> PostgresBindings {
         let changed = change.basedOn?.snapshot != item.snapshot
         var bindings = PostgresBindings(capacity: capacity)
@@ -144,6 +149,7 @@ extension PostgresReconcileStore {
         bindings.append(change.item.storageNote) // the fetched item: `item` has no U+0000 left to note
         bindings.append(PostgresReconcileStore.coveringTime(change))
         PostgresReconcileStore.appendBasis(change.basedOn, to: &bindings)
+        assert(bindings.count == storeParameterCount, "the store statements' deliveries start at $\(storeParameterCount + 1)")
         return bindings
     }
 
