@@ -253,10 +253,11 @@ public final class JobWorker: Service, Sendable {
             guard !ids.isEmpty else { continue }
             do {
                 let kept = try await queue.heartbeat(ids: ids, worker: configuration.workerID, lease: configuration.lease)
-                let held = state.withLock { $0.held }
-                let lost = ids.filter { id in
-                    guard !kept.contains(id), let run = held[id], !run.recording else { return false }
-                    return started - run.since >= interval
+                let lost = state.withLock { run in
+                    ids.filter { id in
+                        guard !kept.contains(id), let held = run.held[id], !held.recording else { return false }
+                        return started - held.since >= interval
+                    }
                 }
                 if !lost.isEmpty {
                     logger.warning("lost the lease on running jobs", metadata: ["job_ids": "\(lost)"])
