@@ -263,6 +263,8 @@ public final class JobWorker: Service, Sendable {
                     logger.warning("lost the lease on running jobs", metadata: ["job_ids": "\(lost)"])
                 }
             } catch {
+                // Cancelled: the worker is stopping, after every run was recorded (no lease to keep).
+                guard !Task.isCancelled else { return }
                 logger.warning("renewing leases failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
             }
         }
@@ -293,6 +295,8 @@ public final class JobWorker: Service, Sendable {
                 runningGauge.record(stats.running)
                 deadGauge.record(stats.dead)
             } catch {
+                // Cancelled: the worker is stopping; a pass cut short is no failure to report.
+                guard !Task.isCancelled else { return }
                 logger.warning("job maintenance failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
             }
         }
