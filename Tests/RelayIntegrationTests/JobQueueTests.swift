@@ -18,14 +18,6 @@ struct PlainJob: JobArgs, Equatable {
 
 @Suite("The PostgreSQL job queue", .timeLimit(.minutes(3)))
 struct JobQueueTests {
-    func withQueue(_ body: @escaping @Sendable (PostgresJobQueue, DatabaseURL) async throws -> Void) async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                try await body(PostgresJobQueueFactory.make(client), db)
-            }
-        }
-    }
-
     /// Records one run's outcome; returns the job's new state, nil when the run no longer held it.
     func finish(_ queue: PostgresJobQueue, _ job: ClaimedJob, _ outcome: JobOutcome, worker: String) async throws -> JobState? {
         try await queue.finish([JobFinish(id: job.id, attempt: job.attempt, outcome: outcome)], worker: worker)[job.id]

@@ -28,53 +28,47 @@ struct BriefHandler: JobHandler {
 @Suite("Lease warnings", .timeLimit(.minutes(2)), .serialized)
 struct LeaseWarningTests {
     @Test func aLeaseTakenFromARunningJobIsReportedByTheRenewalAndByTheRecord() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                let queue = PostgresJobQueueFactory.make(client)
-                let logs = CapturedLogs()
-                GatedHandler.gate.withLock { $0 = false }
-                try await queue.enqueue([try NewJob(PlainJob())])
-                let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(GatedHandler())],
-                                       configuration: JobWorkerConfiguration(concurrency: 1, lease: .milliseconds(600),
-                                                                             pollInterval: .milliseconds(50)),
-                                       logger: logs.logger(label: "lease-warning-tests"))
-                let running = Task { try await worker.run() }
-                defer { running.cancel() }
-                #expect(try await eventually(timeout: .seconds(10)) {
-                    try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'running'") == 1
-                })
-                _ = try await TestDatabase.scalar(db, "WITH taken AS (UPDATE jobs SET leased_by = 'another-worker' RETURNING 1) SELECT count(*) FROM taken")
-                #expect(try await eventually(timeout: .seconds(10)) { !logs.matching("lost the lease on running jobs").isEmpty })
-                GatedHandler.gate.withLock { $0 = true }
-                #expect(try await eventually(timeout: .seconds(10)) { !logs.matching("outcome was not recorded").isEmpty })
-                // As the warning says, the job runs again: once the taken lease expires, it is rescued and claimed anew.
-                #expect(try await eventually(timeout: .seconds(30)) {
-                    try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed' AND attempt >= 2") == 1
-                })
-            }
+        try await withQueue { queue, db in
+            let logs = CapturedLogs()
+            GatedHandler.gate.withLock { $0 = false }
+            try await queue.enqueue([try NewJob(PlainJob())])
+            let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(GatedHandler())],
+                                   configuration: JobWorkerConfiguration(concurrency: 1, lease: .milliseconds(600),
+                                                                         pollInterval: .milliseconds(50)),
+                                   logger: logs.logger(label: "lease-warning-tests"))
+            let running = Task { try await worker.run() }
+            defer { running.cancel() }
+            #expect(try await eventually(timeout: .seconds(10)) {
+                try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'running'") == 1
+            })
+            _ = try await TestDatabase.scalar(db, "WITH taken AS (UPDATE jobs SET leased_by = 'another-worker' RETURNING 1) SELECT count(*) FROM taken")
+            #expect(try await eventually(timeout: .seconds(10)) { !logs.matching("lost the lease on running jobs").isEmpty })
+            GatedHandler.gate.withLock { $0 = true }
+            #expect(try await eventually(timeout: .seconds(10)) { !logs.matching("outcome was not recorded").isEmpty })
+            // As the warning says, the job runs again: once the taken lease expires, it is rescued and claimed anew.
+            #expect(try await eventually(timeout: .seconds(30)) {
+                try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed' AND attempt >= 2") == 1
+            })
         }
     }
 
     @Test func runsBeingRecordedWhileLeasesAreRenewedAreNotReportedLost() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                let queue = PostgresJobQueueFactory.make(client)
-                let logs = CapturedLogs()
-                try await queue.enqueue(try (0..<3000).map { _ in try NewJob(PlainJob()) })
-                // A renewal every 200 ms, while runs finish and are recorded all the time (a 150 ms
-                // lease ran out for real under the whole suite's load in a clean clone).
-                let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(BriefHandler())],
-                                       configuration: JobWorkerConfiguration(concurrency: 16, lease: .milliseconds(600),
-                                                                             pollInterval: .milliseconds(50)),
-                                       logger: logs.logger(label: "lease-warning-tests"))
-                let running = Task { try await worker.run() }
-                defer { running.cancel() }
-                #expect(try await eventually(timeout: .seconds(60)) {
-                    try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed'") == 3000
-                })
-                #expect(logs.matching("lost the lease").isEmpty, "\(logs.matching("lost the lease").prefix(3))")
-                #expect(logs.matching("outcome was not recorded").isEmpty)
-            }
+        try await withQueue { queue, db in
+            let logs = CapturedLogs()
+            try await queue.enqueue(try (0..<3000).map { _ in try NewJob(PlainJob()) })
+            // A renewal every 200 ms, while runs finish and are recorded all the time (a 150 ms
+            // lease ran out for real under the whole suite's load in a clean clone).
+            let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(BriefHandler())],
+                                   configuration: JobWorkerConfiguration(concurrency: 16, lease: .milliseconds(600),
+                                                                         pollInterval: .milliseconds(50)),
+                                   logger: logs.logger(label: "lease-warning-tests"))
+            let running = Task { try await worker.run() }
+            defer { running.cancel() }
+            #expect(try await eventually(timeout: .seconds(60)) {
+                try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed'") == 3000
+            })
+            #expect(logs.matching("lost the lease").isEmpty, "\(logs.matching("lost the lease").prefix(3))")
+            #expect(logs.matching("outcome was not recorded").isEmpty)
         }
     }
 }
