@@ -108,8 +108,16 @@ public struct EntrupyAPIClient: Sendable {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await http.execute(request, timeout: TimeAmount(configuration.requestTimeout))
-            bytes = try await response.body.collect(upTo: 8 << 20)
+            // One deadline for the whole exchange: AsyncHTTPClient's ends at the response head,
+            // and a peer dripping its body would otherwise hold the call (and a sync's lock) for ever.
+            let http = self.http, timeout = configuration.requestTimeout, request = request
+            (response, bytes) = try await withDeadline(timeout) {
+                let response = try await http.execute(request, timeout: TimeAmount(timeout))
+                return (response, try await response.body.collect(upTo: 8 << 20))
+            }
+        } catch let error as DeadlineExceeded {
+            record(route: route, status: "error", since: start)
+            throw EntrupyAPIError.transport("no whole answer within \(error.limit)")
         } catch {
             record(route: route, status: "error", since: start)
             throw EntrupyAPIError.transport(String(describing: error))

@@ -16,7 +16,7 @@ public enum LogBootstrap {
         let swiftLevel = level.loggerLevel
         if format?.lowercased() == "text" {
             LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
+                var handler = PrintableLogHandler(wrapped: StreamLogHandler.standardError(label: label))
                 handler.logLevel = swiftLevel
                 return handler
             }

@@ -14,7 +14,8 @@ extension RelayServer {
         let tokens = PostgresTokenRepository(client: client, logger: logger)
         let auth = BearerAuthenticator(
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
-            limiter: FailedAttemptLimiter(limit: settings.http.authFailureLimit, window: .seconds(settings.http.authFailureWindowSeconds)))
+            limiter: PostgresSignInLimiter(client: client, limit: settings.http.authFailureLimit,
+                                           window: .seconds(settings.http.authFailureWindowSeconds), logger: logger))
         QueryRoutes(
             auth: auth, sessions: PostgresSessionRepository(client: client, logger: logger),
             items: PostgresItemRepository(client: client, logger: logger),
@@ -23,7 +24,12 @@ extension RelayServer {
             sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api, importer: importer,
             overview: PostgresOverviewRepository(client: client, logger: logger),
             sessionLifetime: .seconds(settings.http.consoleSessionHours * 3600), secureCookies: settings.http.consoleSecureCookies,
-            tokenConcurrency: settings.http.apiTokenConcurrency
+            tokenConcurrency: settings.http.apiTokenConcurrency,
+            slots: PostgresRequestSlots(client: client, logger: logger),
+            exports: ExportGate(limit: settings.http.exportConcurrency),
+            sdkRate: PostgresCallerRate(client: client, route: "sdk_authorize", limit: settings.http.sdkAuthorizePerMinute,
+                                        window: .seconds(60), logger: logger),
+            imageSources: settings.http.consoleImageSources
         ).add(to: router)
     }
 }

@@ -65,7 +65,8 @@ public struct RelayServer {
             verifier: verifier, ingestor: ingestor,
             addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
             maxBodyBytes: settings.receiver.webhookMaxBodyBytes,
-            maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies
+            maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies,
+            bodiesPerClient: settings.receiver.webhookBodiesPerClient
         ).addRoutes(to: router)
         // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
         var api = worker?.api
@@ -81,7 +82,7 @@ public struct RelayServer {
         ownsEntrupyHealth = worker == nil && monitor != nil
         HealthController(
             readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
-            registry: registry, servesMetrics: settings.http.metricsPort == nil
+            registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false
         ).addRoutes(to: router)
         operations = settings.http.metricsPort.map { port in
             OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, warmup: warmup, catalog: catalog, registry: registry,

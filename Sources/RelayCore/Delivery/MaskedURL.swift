@@ -1,27 +1,21 @@
-/// A callback URL as people may see it: user name and password, query and fragment (where
-/// a target's credentials usually live) replaced by `***`. Deliveries store this as their
-/// `target`; the full URL stays only in the payload the sender reads, which no API, console
-/// page, command or SQL view shows.
+/// A callback URL as people may see it: its scheme and host (with the port) only. Secrets
+/// live anywhere else in a URL: the user name and password, the query, the fragment, and the
+/// path too (a chat service's incoming-webhook URL is `https://hooks.example.com/services/T0/B0/SECRET`).
+/// Deliveries store this as their `target`, and support tells deliveries apart by rule name;
+/// the full URL stays only in the payload the sender reads, which no API, console page,
+/// command or SQL view shows.
 public enum MaskedURL {
     public static func mask(_ url: String) -> String {
-        var text = Substring(url)
-        var fragment = ""
-        if let hash = text.firstIndex(of: "#") {
-            fragment = "#***"
-            text = text[..<hash]
-        }
-        var query = ""
-        if let question = text.firstIndex(of: "?") {
-            query = "?***"
-            text = text[..<question]
-        }
-        // The authority ends at the first "/" after "://"; userinfo is what precedes its last "@".
-        guard let schemeEnd = text.range(of: "://") else { return String(text) + query + fragment }
-        let afterScheme = text[schemeEnd.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        let authority = afterScheme[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return String(text) + query + fragment }
-        return String(text[..<schemeEnd.upperBound]) + "***@" + authority[authority.index(after: at)...]
-            + afterScheme[authorityEnd...] + query + fragment
+        // The authority ends at the first "/", "?" or "#" after "://"; userinfo is what precedes its last "@".
+        guard let schemeEnd = url.range(of: "://") else { return "***" }
+        let scheme = url[..<schemeEnd.lowerBound]
+        guard !scheme.isEmpty, scheme.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "+-.".unicodeScalars.contains($0)
+            || ("0"..."9").contains($0)) }) else { return "***" }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
+        var authority = afterScheme[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let rest = afterScheme[authorityEnd...]
+        return scheme.lowercased() + "://" + authority + (rest.isEmpty || rest == "/" ? "" : "/***")
     }
 }

@@ -9,8 +9,16 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: some StringProtocol) {
         var text = Substring(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-        if let percent = text.firstIndex(of: "%") { text = text[..<percent] } // zone id
-        if let v4 = Self.parseIPv4(text) {
+        // A zone ID (`fe80::1%eth0`) belongs to IPv6 only: `10.0.0.1%x` is no address.
+        var zoned = false
+        if let percent = text.firstIndex(of: "%") {
+            let zone = text[text.index(after: percent)...]
+            guard !zone.isEmpty, zone.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                || $0 == "." || $0 == "_" || $0 == "-" }) else { return nil }
+            text = text[..<percent]
+            zoned = true
+        }
+        if !zoned, let v4 = Self.parseIPv4(text) {
             bytes = Array(repeating: 0, count: 10) + [0xff, 0xff] + v4
             isIPv4 = true
         } else if let v6 = Self.parseIPv6(text) {
@@ -38,8 +46,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             // Decimal only, and no leading zero: C's inet_aton reads `012` as octal (10), so a
             // lenient parse here would vet one address while the connection goes to another.
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), part == "0" || part.first != "0",
-                  let value = UInt8(part) else { return nil }
+            // ASCII digits only: `UInt8("+1")` is 1, and other scripts' digits are not C's.
+            guard !part.isEmpty, part.count <= 3, part.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                  part == "0" || part.first != "0", let value = UInt8(part) else { return nil }
             out.append(value)
         }
         return out
@@ -58,7 +67,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
                     out += v4
                     continue
                 }
-                guard (1...4).contains(piece.count), let value = UInt16(piece, radix: 16) else { return nil }
+                guard (1...4).contains(piece.utf8.count), piece.utf8.allSatisfy(Self.isHexDigit),
+                      let value = UInt16(piece, radix: 16) else { return nil }
                 out += [UInt8(value >> 8), UInt8(value & 0xff)]
             }
             return out
@@ -67,5 +77,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         if halves.count == 1 { return head.count == 16 ? head : nil }
         guard let tail = groups(halves[1]), head.count + tail.count <= 14 else { return nil }
         return head + Array(repeating: 0, count: 16 - head.count - tail.count) + tail
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }

@@ -21,8 +21,9 @@ extension ItemsAPIController {
         let query = try request.query { pairs throws(QueryParameterError) in
             try ItemSearchQuery.parseFilters(pairs)
         }
+        let response = try exports.stream { Self.csvResponse(items: items, query: query, logger: context.logger) }
         context.logger.info("api: export started", metadata: ["by": "\(caller.name)"])
-        return Self.csvResponse(items: items, query: query, logger: context.logger)
+        return response
     }
 
     /// The streamed CSV of `query`'s whole result (the API's export and the console's button).

@@ -9,10 +9,13 @@ public struct ItemsAPIController: Sendable {
     let items: any ItemQueries
     /// Nil when the Entrupy API is not configured (import answers 503).
     let importer: (any ItemImporting)?
+    /// Exports under way in this process (shared with the console's).
+    let exports: ExportGate
 
-    public init(items: any ItemQueries, importer: (any ItemImporting)? = nil) {
+    public init(items: any ItemQueries, importer: (any ItemImporting)? = nil, exports: ExportGate = ExportGate(limit: 4)) {
         self.items = items
         self.importer = importer
+        self.exports = exports
     }
 
     /// On the signed-in `/v1` group.

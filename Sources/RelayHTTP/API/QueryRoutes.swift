@@ -21,13 +21,26 @@ public struct QueryRoutes: Sendable {
     public var overview: (any OverviewQueries)?
     public var sessionLifetime: Duration
     public var secureCookies: Bool
-    /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY).
+    /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY), counted by `slots`.
     public var tokenConcurrency: Int
+    public var slots: any RequestSlots
+    /// Exports streaming at once in this process (EXPORT_CONCURRENCY).
+    public var exports: ExportGate
+    /// SDK authorize calls per token (SDK_AUTHORIZE_PER_MINUTE); nil: unlimited (router tests).
+    public var sdkRate: (any CallerRate)?
+    /// Where the console may load photos from (CONSOLE_IMAGE_SOURCES).
+    public var imageSources: [String]
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
                 api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, overview: (any OverviewQueries)? = nil,
-                sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8) {
+                sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8,
+                slots: any RequestSlots = MemoryRequestSlots(), exports: ExportGate = ExportGate(limit: 4),
+                sdkRate: (any CallerRate)? = nil, imageSources: [String] = ConsoleController.defaultImageSources) {
+        self.slots = slots
+        self.exports = exports
+        self.sdkRate = sdkRate
+        self.imageSources = imageSources
         self.importer = importer
         self.overview = overview
         self.auth = auth
@@ -45,13 +58,14 @@ public struct QueryRoutes: Sendable {
     public func add(to router: Router<RelayRequestContext>) {
         let v1 = router.group("v1")
             .add(middleware: BearerAuthMiddleware(auth: auth))
-            .add(middleware: TokenConcurrencyMiddleware(slots: SlotCounter(limit: tokenConcurrency)))
-        ItemsAPIController(items: items, importer: importer).addRoutes(to: v1)
+            .add(middleware: TokenConcurrencyMiddleware(slots: slots, limit: tokenConcurrency))
+        ItemsAPIController(items: items, importer: importer, exports: exports).addRoutes(to: v1)
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)
-        SDKAuthorizeController(api: api, users: sdkUsers).addRoutes(to: v1)
+        SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
-                          sessionLifetime: sessionLifetime, secureCookies: secureCookies).addRoutes(to: router)
+                          sessionLifetime: sessionLifetime, secureCookies: secureCookies, exports: exports, slots: slots,
+                          tokenConcurrency: tokenConcurrency, imageSources: imageSources).addRoutes(to: router)
     }
 }

@@ -16,10 +16,13 @@ public struct SDKAuthorizeController: Sendable {
     /// Nil when `ENTRUPY_API_TOKEN` is not set: the route answers 503 saying so.
     let api: EntrupyAPIClient?
     let users: any SDKUserStore
+    /// Calls per token per minute, across every replica (nil: unlimited).
+    let rate: (any CallerRate)?
 
-    public init(api: EntrupyAPIClient?, users: any SDKUserStore) {
+    public init(api: EntrupyAPIClient?, users: any SDKUserStore, rate: (any CallerRate)? = nil) {
         self.api = api
         self.users = users
+        self.rate = rate
     }
 
     /// On the signed-in `/v1` group.
@@ -36,11 +39,27 @@ public struct SDKAuthorizeController: Sendable {
         guard let api else {
             throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_API_TOKEN)")
         }
+        // One token's share first: a single consumer cannot spend the organisation's Entrupy budget.
+        if let rate {
+            let wait: Duration?
+            do {
+                wait = try await rate.take(tokenID: caller.tokenID)
+            } catch {
+                context.logger.warning("sdk authorize: the token's rate could not be counted", metadata: ["error": "\(String(reflecting: error))"])
+                throw APIError(.serviceUnavailable, "the relay cannot reach its database; retry later", headers: [.retryAfter: "5"])
+            }
+            if let wait {
+                let seconds = wait.retryAfterSeconds
+                throw APIError(.tooManyRequests, "token \"\(caller.name)\" made too many SDK authorizations this minute; retry after \(seconds) s",
+                               headers: [.retryAfter: String(seconds)])
+            }
+        }
         if let wait = await api.rateLimitedFor() { throw Self.rateLimited(wait) }
         let result: AuthorizeUserResult
         do {
             result = try await api.authorizeUser(input)
         } catch let error as EntrupyAPIError {
+            // Entrupy's own words go to the log only: the caller gets ours.
             context.logger.warning("sdk authorize: Entrupy refused or failed", metadata: ["error": "\(error)"])
             throw Self.answer(for: error)
         }
@@ -71,23 +90,26 @@ public struct SDKAuthorizeController: Sendable {
             default: throw APIError(.badRequest, "field \"\(name)\": must be a string")
             }
         }
+        // Stored text like every other: U+0000 becomes U+FFFD before Entrupy or the database sees it
+        // (PostgreSQL refuses it, and a refusal after Entrupy signed made the client retry for ever).
         return AuthorizeUserRequest(
             sdkAuthorizationRequest: try text("sdk_authorization_request", required: true) ?? "",
             uniqueUserID: try text("unique_user_id", required: true) ?? "",
-            email: try text("email", required: true) ?? "",
-            firstName: try text("first_name", required: false), lastName: try text("last_name", required: false))
+            email: StoredText.clean(try text("email", required: true) ?? ""),
+            firstName: StoredText.clean(try text("first_name", required: false)),
+            lastName: StoredText.clean(try text("last_name", required: false)))
     }
 
     static func answer(for error: EntrupyAPIError) -> APIError {
         switch error {
         case .rateLimited(let after): rateLimited(after ?? .seconds(1))
-        case .rejected(400, let message):
-            APIError(.badRequest, "Entrupy refused the request: \(message.prefix(300))")
+        case .rejected(400, _):
+            APIError(.badRequest, "Entrupy refused the request as invalid; check sdk_authorization_request and the user's fields")
         case .unauthorized: APIError(.badGateway, "Entrupy refused this relay's API token")
         case .transport: APIError(.badGateway, "Entrupy did not answer; retry later")
         case .budgetUnavailable: APIError(.serviceUnavailable, "the relay cannot reach its database to pace Entrupy calls; retry later",
                                           headers: [.retryAfter: "5"])
-        default: APIError(.badGateway, "Entrupy could not authorize the user (\(error))")
+        default: APIError(.badGateway, "Entrupy could not authorize the user; retry later")
         }
     }
 

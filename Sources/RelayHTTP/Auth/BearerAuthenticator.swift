@@ -14,9 +14,10 @@ public struct BearerAuthenticator: Sendable {
 
     let tokens: any TokenChecking
     let addressResolver: ClientAddressResolver
-    let limiter: FailedAttemptLimiter
+    /// Shared by every replica in service (`PostgresSignInLimiter`).
+    let limiter: any SignInLimiter
 
-    public init(tokens: any TokenChecking, addressResolver: ClientAddressResolver, limiter: FailedAttemptLimiter) {
+    public init(tokens: any TokenChecking, addressResolver: ClientAddressResolver, limiter: any SignInLimiter) {
         self.tokens = tokens
         self.addressResolver = addressResolver
         self.limiter = limiter
@@ -45,7 +46,15 @@ public struct BearerAuthenticator: Sendable {
         let client = clientAddress(request, context: context)
         Counter(label: "relay_api_auth_failures_total").increment()
         context.logger.warning("\(surface): invalid token", metadata: ["client": "\(client)"])
-        if let wait = limiter.retryAfter(client) ?? limiter.recordFailure(client) { throw Self.tooMany(wait) }
+        let wait: Duration?
+        do {
+            wait = try await limiter.recordFailure(client)
+        } catch {
+            // The answer is 401 either way; only the throttling is lost while the count cannot be kept.
+            context.logger.warning("\(surface): failed sign-in not counted", metadata: ["error": "\(String(reflecting: error))"])
+            wait = nil
+        }
+        if let wait { throw Self.tooMany(wait) }
         return nil
     }
 

@@ -109,7 +109,7 @@ extension ConsoleController {
         } catch {
             throw APIError(.badRequest, error.description)
         }
-        return ItemsAPIController.csvResponse(items: items, query: query, logger: context.logger)
+        return try exports.stream { ItemsAPIController.csvResponse(items: items, query: query, logger: context.logger) }
     }
 
     /// The picture at a glance, over the last 30 days.

@@ -25,11 +25,24 @@ public struct ConsoleController: Sendable {
     let overview: (any OverviewQueries)?
     let sessionLifetime: Duration
     let secureCookies: Bool
+    /// Exports under way in this process (shared with the API's).
+    let exports: ExportGate
+    /// Per-token caps, as on the API: the console's pages are the same queries.
+    let slots: any RequestSlots
+    let tokenConcurrency: Int
+    /// Where item photos may load from (`CONSOLE_IMAGE_SOURCES`), for the Content-Security-Policy.
+    let imageSources: [String]
     let library: MustacheLibrary
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
-                overview: (any OverviewQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool) {
+                overview: (any OverviewQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool,
+                exports: ExportGate = ExportGate(limit: 4), slots: any RequestSlots = MemoryRequestSlots(), tokenConcurrency: Int = 8,
+                imageSources: [String] = ConsoleController.defaultImageSources) {
+        self.exports = exports
+        self.slots = slots
+        self.tokenConcurrency = tokenConcurrency
+        self.imageSources = imageSources
         self.importer = importer
         self.overview = overview
         self.auth = auth
@@ -52,6 +65,7 @@ public struct ConsoleController: Sendable {
         router.post("/console/login", use: login)
         router.post("/console/logout", use: logout)
         router.group("console").add(middleware: ConsoleSessionMiddleware(sessions: sessions))
+            .add(middleware: TokenConcurrencyMiddleware(slots: slots, limit: tokenConcurrency))
             .on(.get, "items", needs: .readItems, use: searchPage)
             .on(.get, "items/{entrupy_id}", needs: .readItems, use: itemPage)
             .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
@@ -138,17 +152,25 @@ public struct ConsoleController: Sendable {
 
     func render(_ template: String, _ view: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
         let html = library.render(view, withTemplate: template) ?? "<!doctype html><p>page not found</p>"
-        return Response(status: status, headers: Self.pageHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: status, headers: Self.pageHeaders(imageSources: imageSources), body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    static let pageHeaders: HTTPFields = [
-        .contentType: "text/html; charset=utf-8",
-        .cacheControl: "no-store",
-        .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src https: http:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-    ]
+    /// Entrupy's own hosts: its reference names no photo host, so this is our assumption
+    /// (`CONSOLE_IMAGE_SOURCES` replaces it). A photo URL elsewhere in item data does not load,
+    /// so a hostile one can neither track support staff nor fire a same-site GET.
+    public static let defaultImageSources = ["https://*.entrupy.com"]
+
+    static func pageHeaders(imageSources: [String]) -> HTTPFields {
+        let images = imageSources.isEmpty ? "'none'" : imageSources.joined(separator: " ")
+        return [
+            .contentType: "text/html; charset=utf-8",
+            .cacheControl: "no-store",
+            .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src \(images); form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            HTTPField.Name("X-Frame-Options")!: "DENY",
+        ]
+    }
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])

@@ -3,16 +3,22 @@ import NIOCore
 import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (it can store webhooks), `/metrics` (Prometheus).
+/// Readiness is checked at most once a second (`CachedReadiness`). On the public port it says
+/// only ready or not: which migrations are pending and what Entrupy thinks of the token are
+/// for the operations port (METRICS_PORT), which only operators reach.
 public struct HealthController: Sendable {
     let readiness: any ReadinessCheck
     let registry: PrometheusCollectorRegistry
     /// False where `/metrics` lives on its own port (METRICS_PORT).
     let servesMetrics: Bool
+    /// Whether `/readyz` names each check's state (the operations port) or only the verdict.
+    let detailed: Bool
 
-    public init(readiness: any ReadinessCheck, registry: PrometheusCollectorRegistry, servesMetrics: Bool = true) {
-        self.readiness = readiness
+    public init(readiness: any ReadinessCheck, registry: PrometheusCollectorRegistry, servesMetrics: Bool = true, detailed: Bool = true) {
+        self.readiness = CachedReadiness(readiness)
         self.registry = registry
         self.servesMetrics = servesMetrics
+        self.detailed = detailed
     }
 
     public func addRoutes(to router: Router<RelayRequestContext>) {
@@ -20,7 +26,8 @@ public struct HealthController: Sendable {
             try ReadinessReport(ready: true, checks: ["process": "ok"]).response(from: request, context: context)
         }
         router.get("/readyz") { request, context in
-            let report = await readiness.check()
+            var report = await readiness.check()
+            if !detailed { report.checks = [:] }
             var response = try report.response(from: request, context: context)
             response.status = report.ready ? .ok : .serviceUnavailable
             return response

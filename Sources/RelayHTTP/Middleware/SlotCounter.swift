@@ -11,9 +11,14 @@ final class SlotCounter<Key: Hashable & Sendable>: Sendable {
     }
 
     func take(_ key: Key) -> Bool {
+        take(key, limit: limit)
+    }
+
+    /// Takes a slot for `key` when fewer than `limit` (at most `self.limit`) are in use.
+    func take(_ key: Key, limit keyLimit: Int) -> Bool {
         used.withLock { used in
             let current = used[key, default: 0]
-            guard current < limit else { return false }
+            guard current < min(limit, max(1, keyLimit)) else { return false }
             used[key] = current + 1
             return true
         }
@@ -24,5 +29,10 @@ final class SlotCounter<Key: Hashable & Sendable>: Sendable {
             let remaining = used[key, default: 1] - 1
             used[key] = remaining > 0 ? remaining : nil
         }
+    }
+
+    /// Slots in use for `key`.
+    func count(_ key: Key) -> Int {
+        used.withLock { $0[key, default: 0] }
     }
 }

@@ -18,26 +18,32 @@ public struct WebhookController: Sendable {
         HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
     ]
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
-    /// One count for every body being read, whoever sends it.
-    static let bodySlot = "body"
+    /// A request without one of these cannot be a signed webhook: it is refused before its body is read.
+    static let signatureHeaders: [HTTPField.Name] = [
+        HTTPField.Name("Entrupy-Signature")!, HTTPField.Name("X-Entrupy-Signature")!, HTTPField.Name("webhook-signature")!,
+    ]
 
     let verifier: WebhookVerifier
     let ingestor: GroupCommitIngestor
     let addressResolver: ClientAddressResolver
     let maxBodyBytes: Int
-    /// Bodies being read at once, at most `bodySlots.limit` (each up to `maxBodyBytes`).
-    let bodySlots: SlotCounter<String>
+    /// Bodies being read at once, at most `bodySlots.limit` (each up to `maxBodyBytes`), and of
+    /// those at most `bodiesPerClient` for one client: a few addresses dripping bodies cannot
+    /// take the slots the real sender needs.
+    let bodySlots: SlotCounter<Int>
+    let clientSlots: SlotCounter<String>
     let retryAfterSeconds: Int
     let metrics = WebhookOutcome.Counters()
 
     public init(verifier: WebhookVerifier, ingestor: GroupCommitIngestor, addressResolver: ClientAddressResolver,
-                maxBodyBytes: Int, maxConcurrentBodies: Int = 256,
+                maxBodyBytes: Int, maxConcurrentBodies: Int = 256, bodiesPerClient: Int = 64,
                 retryAfterSeconds: Int = 5) {
         self.verifier = verifier
         self.ingestor = ingestor
         self.addressResolver = addressResolver
         self.maxBodyBytes = maxBodyBytes
         self.bodySlots = SlotCounter(limit: maxConcurrentBodies)
+        self.clientSlots = SlotCounter(limit: min(bodiesPerClient, maxConcurrentBodies))
         self.retryAfterSeconds = retryAfterSeconds
     }
 
@@ -57,14 +63,31 @@ public struct WebhookController: Sendable {
             logger.warning("webhook refused: body too large", metadata: ["declared_bytes": "\(declared)"])
             throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
         }
-        guard bodySlots.take(Self.bodySlot) else {
+        // Unsigned requests are refused before they may hold a body slot.
+        guard Self.signatureHeaders.contains(where: { request.headers[$0] != nil }) else {
+            metrics.record(.unauthorized, since: start)
+            logger.warning("webhook refused: no signature header")
+            throw APIError(.unauthorized, Self.message(for: .missingSignature), headers: Self.closing())
+        }
+        let slotKey = Self.slotKey(client)
+        guard clientSlots.take(slotKey) else {
+            metrics.record(.busy, since: start)
+            logger.warning("webhook refused: this client has too many bodies being read at once", metadata: ["limit": "\(clientSlots.limit)"])
+            throw APIError(.serviceUnavailable, "too many webhooks at once from this address; retry later",
+                           headers: Self.closing(retryAfter: retryAfterSeconds))
+        }
+        guard bodySlots.take(0) else {
+            clientSlots.give(slotKey)
             metrics.record(.busy, since: start)
             logger.warning("webhook refused: too many bodies being read at once", metadata: ["limit": "\(bodySlots.limit)"])
             throw APIError(.serviceUnavailable, "too many webhooks at once; retry later", headers: Self.closing(retryAfter: retryAfterSeconds))
         }
         let buffer: ByteBuffer
         do {
-            defer { bodySlots.give(Self.bodySlot) }
+            defer {
+                bodySlots.give(0)
+                clientSlots.give(slotKey)
+            }
             let body = request.body, limit = maxBodyBytes
             // The whole body must arrive within WEBHOOK_BODY_TIMEOUT_SECONDS: the connection's
             // RequestBodyDeadlineHandler ends a body that has not, and collect throws.
@@ -110,6 +133,14 @@ public struct WebhookController: Sendable {
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
         return APIWebhookAccepted(result).response
+    }
+
+    /// Whose share of the body slots a request takes: its address, or for IPv6 its /64 (one
+    /// host commonly holds a whole /64, so single addresses would be free to take).
+    static func slotKey(_ client: String?) -> String {
+        guard let client, let address = IPAddress(client) else { return client ?? "unknown" }
+        if address.isIPv4 { return address.description }
+        return address.bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     }
 
     /// `Connection: close` (and a Retry-After): the rest of an unread body is not waited for.

@@ -10,6 +10,8 @@ public struct ReceiverSettings: Sendable {
     public var webhookBodyTimeoutSeconds: Int
     /// Bodies read at once; over it a webhook is answered 503 with Retry-After.
     public var webhookMaxConcurrentBodies: Int
+    /// Of those, bodies one client address (behind `TRUSTED_PROXIES`) may have read at once.
+    public var webhookBodiesPerClient: Int
     public var ingestWriters: Int
     public var ingestMaxBatch: Int
     public var storeTimeoutMilliseconds: Int
@@ -44,6 +46,7 @@ public struct ReceiverSettings: Sendable {
         webhookMaxBodyBytes = try reader.integer("WEBHOOK_MAX_BODY_BYTES", default: 1 << 20, range: 1...(64 << 20))
         webhookBodyTimeoutSeconds = try reader.integer("WEBHOOK_BODY_TIMEOUT_SECONDS", default: 10, range: 1...300)
         webhookMaxConcurrentBodies = try reader.integer("WEBHOOK_MAX_CONCURRENT_BODIES", default: 256, range: 1...100_000)
+        webhookBodiesPerClient = try reader.integer("WEBHOOK_BODIES_PER_CLIENT", default: 64, range: 1...100_000)
         ingestWriters = try reader.integer("INGEST_WRITERS", default: 2, range: 1...64)
         ingestMaxBatch = try reader.integer("INGEST_MAX_BATCH", default: 128, range: 1...1_000)
         storeTimeoutMilliseconds = try reader.integer("WEBHOOK_STORE_TIMEOUT_MS", default: 5_000, range: 100...120_000)

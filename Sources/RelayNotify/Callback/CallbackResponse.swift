@@ -5,14 +5,12 @@ public struct CallbackResponse: Sendable, Equatable {
     public var retryAfter: Duration?
     /// The first bytes of the body, for the attempt log.
     public var excerpt: String
-    /// Where a redirect pointed (not followed).
-    public var location: String?
 
-    public init(status: Int, retryAfter: Duration?, excerpt: String, location: String?) {
+    /// A redirect's `Location` is not kept: it is the partner's URL, and may carry a secret.
+    public init(status: Int, retryAfter: Duration?, excerpt: String) {
         self.status = status
         self.retryAfter = retryAfter
         self.excerpt = excerpt
-        self.location = location
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

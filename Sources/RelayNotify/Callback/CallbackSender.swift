@@ -81,7 +81,7 @@ public struct CallbackSender: Sendable {
             let retryAfter = status == 429 || status == 503
                 ? RetryAfter.parse(response.headers.first(name: "Retry-After"), now: now, maximum: .seconds(86_400)) : nil
             return CallbackResponse(status: status, retryAfter: retryAfter,
-                                    excerpt: String(decoding: excerpt.bytes, as: UTF8.self), location: response.headers.first(name: "Location"))
+                                    excerpt: String(decoding: excerpt.bytes, as: UTF8.self))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timeout(seconds: Int(timeout.components.seconds))
         } catch {

@@ -19,12 +19,16 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     /// More than a second: a request leaves a little after it took its place (the answer to the
     /// take, a busy event loop), and those delays must not bunch more than `limit` into one
     /// second at Entrupy's end. converge.sh saw 11 in a second with 1.05 s; 1.2 s leaves a fifth.
-    static let windowMilliseconds: Int64 = 1_200
+    public static let windowMilliseconds: Int64 = 1_200
+    let windowMilliseconds: Int64
 
-    public init(client: PostgresClient, ratePerSecond: Double, name: String = "entrupy", logger: Logger) {
+    /// - Parameter windowMilliseconds: the window `ratePerSecond` (then the count allowed in it) applies to.
+    public init(client: PostgresClient, ratePerSecond: Double, name: String = "entrupy",
+                windowMilliseconds: Int64 = PostgresAPIBudget.windowMilliseconds, logger: Logger) {
         self.client = client
         limit = Int(max(1, min(ratePerSecond, 100_000)).rounded(.down))
         self.name = name
+        self.windowMilliseconds = max(1, windowMilliseconds)
         self.logger = logger
     }
 
@@ -56,7 +60,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
     /// on; otherwise says how long to wait.
     func take(allowed: Int) async throws -> Duration? {
         // Taken by every Entrupy request of every replica, under the row's lock: it must be cheap.
-        let rows = try await PreparedStatementRunner.rows(TakeStatement(budget: name, windowMilliseconds: Self.windowMilliseconds,
+        let rows = try await PreparedStatementRunner.rows(TakeStatement(budget: name, windowMilliseconds: windowMilliseconds,
                                                           limit: limit, allowed: allowed), on: client, logger: logger)
         for (taken, paused, untilSlotFrees) in rows {
             if taken > 0 { return nil }

@@ -47,7 +47,7 @@ public struct CallbackDeliverer: Sendable {
             report.result = .permanent
             report.error = "410 Gone: the target does not want these callbacks any more"
         case 300..<400:
-            report.error = "HTTP \(status) redirect to \(response.location ?? "?") not followed"
+            report.error = "HTTP \(status) redirect not followed (its Location is not kept: it may carry a secret)"
         case 429, 503:
             report.retryAfter = response.retryAfter
             report.error = "HTTP \(status)" + (response.retryAfter.map { ", Retry-After \($0.milliseconds / 1000) s" } ?? "")

@@ -63,10 +63,14 @@ public struct ReconcilePipeline: Sendable {
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
-    public func apply(_ item: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
+    public func apply(_ fetched: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
                       basis: ReconcileBasis? = nil, lease: JobLease? = nil) async throws -> ApplyResult {
+        // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
+        // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
+        // item goes to the store only so its timeline can note what storing changed.
+        let item = fetched.storable
         // The basis describes this item only if it was read under the ID the item is stored by.
-        let basisIsForItem = basis != nil && basis?.entrupyID == item.storable.entrupyID
+        let basisIsForItem = basis != nil && basis?.entrupyID == item.entrupyID
         for round in 0..<Self.maxRounds {
             let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: item.entrupyID)
             let transitions = Self.transitions(item, observedAt: observedAt, against: stored)
@@ -78,8 +82,9 @@ public struct ReconcilePipeline: Sendable {
                DeliveryPlanner.plansAny(rules: rules, item: item, transitions: transitions) {
                 uniqueUserID = try await store.uniqueUserID(username: username)
             }
-            let change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
+            var change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
                                    rules: rules, uniqueUserID: uniqueUserID)
+            change.item = fetched
             if let result = try await store.commit(change, lease: lease) {
                 report(result, item: item, source: source)
                 return result
