@@ -1,5 +1,10 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+/// Every numbered SQL file in migrations/, compiled into the binary (RelayMigrations).
+let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/migrations")) ?? [])
+    .filter { $0.hasSuffix(".sql") }.sorted()
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -77,11 +82,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The numbered SQL files of migrations/, compiled in: `migrate` applies what the binary
+        // holds, never files found near it (MIGRATIONS_DIR, when set, names a folder to use instead).
+        .target(
+            name: "RelayMigrations",
+            path: "migrations",
+            exclude: ["README.md"],
+            sources: ["EmbeddedMigrations.swift"],
+            resources: migrationFiles.map { .embedInCode($0) },
+            swiftSettings: swiftSettings
+        ),
         // PostgreSQL adapter: migrations, repositories.
         .target(
             name: "RelayStore",
             dependencies: [
                 "RelayCore",
+                "RelayMigrations",
                 "RelayDatabase",
                 "RelayRuntime",
                 "RelayQueue",

@@ -106,7 +106,6 @@ cmd_run() {
   build "${RELAY_BUILD:-debug}"
   export DATABASE_URL=$url
   export ENTRUPY_WEBHOOK_SECRETS=${ENTRUPY_WEBHOOK_SECRETS:-$secret}
-  export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
   "$BIN" migrate
   if relay_running; then
     log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_pid relay
@@ -187,7 +186,6 @@ cmd_cli() {
   if use_simulator && [ -s "$STATE/sim-api-token" ]; then
     export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$STATE/sim-api-token")"
   fi
-  export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/migrations}
   # The local rules read their callback secret from the environment (`rules check`, `rules test`).
   if [ -z "${LOCAL_CALLBACK_SECRET:-}" ] && [ -s "$STATE/callback-secret" ]; then
     export LOCAL_CALLBACK_SECRET; LOCAL_CALLBACK_SECRET=$(cat "$STATE/callback-secret")
@@ -224,7 +222,6 @@ cmd_status() {
 cmd_test() {
   local url; url=$(database_url entrupy_relay_test fresh)
   export TEST_DATABASE_URL=$url
-  export MIGRATIONS_DIR=$ROOT/migrations
   cd "$ROOT"
   export TEST_PYTHON; TEST_PYTHON=$("$ROOT/deploy/lib/test-tools.sh")
   log "building the relay and its tests"

@@ -31,7 +31,7 @@ struct CommandEnvironment {
 
     func migrationCatalog() throws -> MigrationCatalog {
         do {
-            return try MigrationCatalog.load(directory: MigrationCatalog.locate(configured: settings.database.migrationsDirectory))
+            return try MigrationCatalog.forSettings(directory: settings.database.migrationsDirectory)
         } catch let error as MigrationError {
             Self.fail(error.description)
         }

@@ -10,10 +10,11 @@ struct TokenJSON: Encodable {
     let hint: String
     let createdAt: Date
     @AlwaysPresent var lastUsedAt: Date?
+    @AlwaysPresent var expiresAt: Date?
     @AlwaysPresent var revokedAt: Date?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, role, hint, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at"
+        case id, name, role, hint, createdAt = "created_at", lastUsedAt = "last_used_at", expiresAt = "expires_at", revokedAt = "revoked_at"
     }
 
     init(_ record: TokenRecord) {
@@ -23,6 +24,7 @@ struct TokenJSON: Encodable {
         hint = record.hint
         createdAt = record.createdAt
         lastUsedAt = record.lastUsedAt
+        expiresAt = record.expiresAt
         revokedAt = record.revokedAt
     }
 }

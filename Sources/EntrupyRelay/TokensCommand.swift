@@ -21,21 +21,31 @@ struct TokensCommand: AsyncParsableCommand {
         @Option(help: "A name to recognise and revoke it by, unique among active tokens.")
         var name: String
 
+        @Option(help: "Days until the token stops working (1 to 3650); without it the token works until revoked.")
+        var expiresInDays: Int?
+
         @Flag(help: "Print {\"token\": ..., \"name\": ..., \"role\": ...} instead.")
         var json = false
+
+        func validate() throws {
+            if let days = expiresInDays, !(1...3_650).contains(days) {
+                throw ValidationError("--expires-in-days must be from 1 to 3650")
+            }
+        }
 
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let role = self.role, name = self.name
+            let role = self.role, name = self.name, days = expiresInDays
             let created = try await CommandEnvironment.database(environment) { client in
-                try await PostgresTokenRepository(client: client, logger: logger).create(name: name, role: role)
+                try await PostgresTokenRepository(client: client, logger: logger).create(name: name, role: role, expiresInDays: days)
             }
             if json {
                 print(JSONValue.object(["token": .string(created.token), "name": .string(created.record.name),
                                         "role": .string(role.rawValue)]).jsonText)
             } else {
-                print("created \(role.rawValue) token \"\(created.record.name)\"; store it now, it is not shown again:")
+                let expiry = created.record.expiresAt.map { " (expires \(ISO8601DateFormatter().string(from: $0)))" } ?? ""
+                print("created \(role.rawValue) token \"\(created.record.name)\"\(expiry); store it now, it is not shown again:")
                 print(created.token)
             }
         }
@@ -61,9 +71,11 @@ struct TokensCommand: AsyncParsableCommand {
             let formatter = ISO8601DateFormatter()
             let rows = tokens.map { token in
                 [token.name, token.role.rawValue, token.hint, formatter.string(from: token.createdAt),
-                 token.lastUsedAt.map(formatter.string(from:)) ?? "never", token.revokedAt.map(formatter.string(from:)) ?? "-"]
+                 token.lastUsedAt.map(formatter.string(from:)) ?? "never", token.expiresAt.map(formatter.string(from:)) ?? "never",
+                 token.revokedAt.map(formatter.string(from:)) ?? "-"]
             }
-            print(rows.isEmpty ? "no tokens" : OutputFormat.render(header: ["NAME", "ROLE", "TOKEN", "CREATED", "LAST USED", "REVOKED"], rows: rows))
+            print(rows.isEmpty ? "no tokens" : OutputFormat.render(header: ["NAME", "ROLE", "TOKEN", "CREATED", "LAST USED", "EXPIRES", "REVOKED"],
+                                                                   rows: rows))
         }
     }
 

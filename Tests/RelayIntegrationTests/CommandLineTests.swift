@@ -20,8 +20,7 @@ struct CommandLineTests {
     }
 
     static func environment(_ db: DatabaseURL?, _ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MIGRATIONS_DIR": TestDatabase.migrationsDirectory(),
-                   "LOG_LEVEL": "warning",
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "warning",
                    // Dozens of relays share the suite's PostgreSQL: two connections warmed at start each, not the whole pool.
                    "DATABASE_POOL_WARM_SIZE": "2"]
         if let db {

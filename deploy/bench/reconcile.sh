@@ -18,7 +18,7 @@ SECRET=bench-e2e-secret TOKEN=bench-e2e-token
   --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &
 SIM_PID=$!
 DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN=$TOKEN \
-  ENTRUPY_API_RATE=10000 MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning JOB_POLL_MS=1000 \
+  ENTRUPY_API_RATE=10000 LOG_LEVEL=warning JOB_POLL_MS=1000 \
   "$BIN_DIR/entrupy-relay" serve --port "$RELAY_PORT" > "$STATE/relay-e2e.log" 2>&1 &
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID $SIM_PID 2>/dev/null || true' EXIT

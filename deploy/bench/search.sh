@@ -12,7 +12,7 @@ RELAY_PORT=${BENCH_RELAY_PORT:-8098}
 . "$ROOT/deploy/lib/bench.sh"
 bench_setup relay_bench_search entrupy-relay relay-bench
 
-export DATABASE_URL=$DB_URL MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning
+export DATABASE_URL=$DB_URL LOG_LEVEL=warning
 "$BIN_DIR/entrupy-relay" migrate >/dev/null
 log "seeding $ITEMS items"
 started=$(date +%s)

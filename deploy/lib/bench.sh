@@ -34,7 +34,7 @@ bench_setup() {
   DB_URL="$PG_URL_BASE/$db?sslmode=disable"
   PSQL=(psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U relay -d "$db")
   export PGPASSWORD=$PG_PASSWORD
-  DATABASE_URL=$DB_URL MIGRATIONS_DIR="$ROOT/migrations" LOG_LEVEL=warning "$BIN_DIR/entrupy-relay" migrate >/dev/null
+  DATABASE_URL=$DB_URL LOG_LEVEL=warning "$BIN_DIR/entrupy-relay" migrate >/dev/null
 }
 
 # wait_count N SECONDS QUERY: waits up to SECONDS until QUERY (a count) reaches N, then prints

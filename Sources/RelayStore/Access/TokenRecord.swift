@@ -9,5 +9,7 @@ public struct TokenRecord: Sendable, Equatable {
     public var hint: String
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// When it stops working (nil: until revoked).
+    public var expiresAt: Date?
     public var revokedAt: Date?
 }

@@ -1,6 +1,7 @@
 import Foundation
+import RelayMigrations
 
-/// The migrations this build knows, read from a directory of `NNNN_name.sql` files.
+/// The migrations this build knows: compiled in, or read from a directory of `NNNN_name.sql` files.
 public struct MigrationCatalog: Sendable {
     public let migrations: [Migration]
     public let directory: String
@@ -12,40 +13,41 @@ public struct MigrationCatalog: Sendable {
         self.directory = directory
     }
 
-    /// Loads every `.sql` file of `directory`. Other files are ignored; a `.sql` file with a
-    /// bad name or a repeated version is an error, so a typo cannot silently skip a migration.
+    /// The migrations compiled into this binary: what `migrate` applies unless MIGRATIONS_DIR
+    /// names a folder. Nothing is read from the file system, so SQL that someone placed near
+    /// where an operator runs the command can never be applied.
+    public static func embedded() throws -> MigrationCatalog {
+        try catalog(embeddedMigrations.map { ($0.file, String(decoding: $0.sql, as: UTF8.self)) }, directory: "(compiled in)")
+    }
+
+    /// Loads every `.sql` file of `directory` (MIGRATIONS_DIR). Other files are ignored; a
+    /// `.sql` file with a bad name or a repeated version is an error, so a typo cannot
+    /// silently skip a migration.
     public static func load(directory: String) throws -> MigrationCatalog {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        } catch {
+            throw MigrationError.directoryNotFound(searched: [directory])
+        }
+        return try catalog(try names.map { ($0, try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }, directory: directory)
+    }
+
+    /// The catalog of `(file name, SQL)` pairs, refusing bad names and repeated versions.
+    static func catalog(_ files: [(String, String)], directory: String) throws -> MigrationCatalog {
         var seen = Set<Int>()
         var migrations: [Migration] = []
-        for fileName in names.sorted() {
+        for (fileName, sql) in files.sorted(by: { $0.0 < $1.0 }) {
             guard let parsed = Migration.parseFileName(fileName) else { throw MigrationError.badFileName(fileName) }
             guard seen.insert(parsed.version).inserted else { throw MigrationError.duplicateVersion(parsed.version) }
-            let sql = try String(contentsOfFile: directory + "/" + fileName, encoding: .utf8)
             migrations.append(Migration(version: parsed.version, name: parsed.name, sql: sql))
         }
         return MigrationCatalog(migrations: migrations, directory: directory)
     }
 
-    /// Finds the directory: the configured one, else a `migrations` folder beside or above the
-    /// executable (so `.build/debug/entrupy-relay` finds its own checkout's), and only then
-    /// `./migrations`: a binary run from another project's folder must not apply that
-    /// project's SQL.
-    public static func locate(configured: String?, executablePath: String = CommandLine.arguments.first ?? "") throws -> String {
-        if let configured { return configured }
-        var candidates: [String] = []
-        var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(folder.appendingPathComponent("migrations").path)
-            folder.deleteLastPathComponent()
-        }
-        candidates.append(FileManager.default.currentDirectoryPath + "/migrations")
-        for candidate in candidates {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-        }
-        throw MigrationError.directoryNotFound(searched: candidates)
+    /// The configured folder's migrations when MIGRATIONS_DIR is set, else the compiled-in ones.
+    public static func forSettings(directory: String?) throws -> MigrationCatalog {
+        if let directory { return try load(directory: directory) }
+        return try embedded()
     }
 }

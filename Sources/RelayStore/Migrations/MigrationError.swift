@@ -6,11 +6,12 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     case emptyFile(String)
     case checksumMismatch(version: Int, name: String)
     case statementFailed(version: Int, name: String, message: String)
+    case unknownVersions([Int])
 
     public var description: String {
         switch self {
         case .directoryNotFound(let searched):
-            "no migrations directory found (looked in \(searched.joined(separator: ", "))); set MIGRATIONS_DIR"
+            "cannot read the migrations directory \(searched.joined(separator: ", ")) (MIGRATIONS_DIR)"
         case .badFileName(let name):
             "migration file \(name) is not named NNNN_name.sql"
         case .duplicateVersion(let version):
@@ -21,6 +22,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
             "migration \(version) (\(name)) was changed after it was applied; restore the file and add a new migration instead"
         case .statementFailed(let version, let name, let message):
             "migration \(version) (\(name)) failed and was rolled back: \(message)"
+        case .unknownVersions(let versions):
+            "the database has migration(s) \(versions.map(String.init).joined(separator: ", ")) that this build does not know: it belongs to a newer release (or was changed by hand); nothing was applied"
         }
     }
 }

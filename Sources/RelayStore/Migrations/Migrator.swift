@@ -51,9 +51,6 @@ public struct Migrator: Sendable {
             """, logger: logger)
         let applied = try await appliedMigrations(on: connection)
         try Self.verify(catalog: catalog, applied: applied)
-        for version in Set(applied.map(\.version)).subtracting(catalog.migrations.map(\.version)).sorted() {
-            logger.warning("database has a migration this build does not know", metadata: ["version": "\(version)"])
-        }
 
         let done = Set(applied.map(\.version))
         var ran: [Migration] = []
@@ -81,9 +78,13 @@ public struct Migrator: Sendable {
         return ran
     }
 
-    /// Refuses when an applied file's checksum differs from the file on disk.
+    /// Refuses when an applied file's checksum differs from this build's, or when the database
+    /// has versions this build does not know (applying older files beside them could undo a
+    /// newer release's schema, and files placed by someone else must never run).
     static func verify(catalog: MigrationCatalog, applied: [AppliedMigration]) throws {
         let known = Dictionary(uniqueKeysWithValues: catalog.migrations.map { ($0.version, $0) })
+        let unknown = Set(applied.map(\.version)).subtracting(known.keys).sorted()
+        if !unknown.isEmpty { throw MigrationError.unknownVersions(unknown) }
         for record in applied.sorted(by: { $0.version < $1.version }) {
             if let file = known[record.version], file.checksum != record.checksum {
                 throw MigrationError.checksumMismatch(version: record.version, name: record.name)

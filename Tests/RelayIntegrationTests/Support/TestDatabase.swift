@@ -22,14 +22,15 @@ struct TestDatabase {
         return try DatabaseURL(parsing: text)
     }
 
+    /// The repository's migrations/ folder (the files the binary compiles in).
     static func migrationsDirectory() -> String {
-        ProcessInfo.processInfo.environment["MIGRATIONS_DIR"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("migrations").path
     }
 
+    /// The migrations compiled into the relay (what `migrate` applies).
     static func catalog() throws -> MigrationCatalog {
-        try MigrationCatalog.load(directory: migrationsDirectory())
+        try MigrationCatalog.embedded()
     }
 
     /// Runs `body` with the URL of a new empty database (migrated unless `migrated` is false).
@@ -75,6 +76,13 @@ struct TestDatabase {
     static func aSessionWaitsOnALock(_ url: DatabaseURL) async throws -> Bool {
         try await eventually(timeout: .seconds(10)) {
             try await scalar(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'") == 1
+        }
+    }
+
+    /// Runs one statement of test set-up.
+    static func execute(_ url: DatabaseURL, _ sql: String) async throws {
+        try await withClient(url) { client in
+            try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
     }
 

@@ -1,0 +1,26 @@
+// The migrations compiled into the binary: one line per file of this folder, in order.
+// A new migration is a new NNNN_name.sql here and its line below (MigrationTests checks the two agree);
+// SwiftPM names a file's bytes after it, its first digit made "_" (0001_x.sql is _001_x_sql).
+
+/// Each migration file's name and bytes.
+public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
+    ("0001_webhook_events.sql", PackageResources._001_webhook_events_sql),
+    ("0002_jobs.sql", PackageResources._002_jobs_sql),
+    ("0003_items.sql", PackageResources._003_items_sql),
+    ("0004_deliveries.sql", PackageResources._004_deliveries_sql),
+    ("0005_access_and_search.sql", PackageResources._005_access_and_search_sql),
+    ("0006_item_counts.sql", PackageResources._006_item_counts_sql),
+    ("0007_one_queue.sql", PackageResources._007_one_queue_sql),
+    ("0008_masked_targets.sql", PackageResources._008_masked_targets_sql),
+    ("0009_reconciliation_note.sql", PackageResources._009_reconciliation_note_sql),
+    ("0010_sdk_users_mirror.sql", PackageResources._010_sdk_users_mirror_sql),
+    ("0011_sync.sql", PackageResources._011_sync_sql),
+    ("0012_api_budget.sql", PackageResources._012_api_budget_sql),
+    ("0013_api_budget_unlogged.sql", PackageResources._013_api_budget_unlogged_sql),
+    ("0014_prefix_search.sql", PackageResources._014_prefix_search_sql),
+    ("0015_overview.sql", PackageResources._015_overview_sql),
+    ("0016_final_result_times.sql", PackageResources._016_final_result_times_sql),
+    ("0017_api_budget_inline.sql", PackageResources._017_api_budget_inline_sql),
+    ("0018_item_counts_by_row.sql", PackageResources._018_item_counts_by_row_sql),
+    ("0019_security_review.sql", PackageResources._019_security_review_sql),
+]
