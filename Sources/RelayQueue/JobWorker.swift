@@ -112,6 +112,7 @@ public final class JobWorker: Service, Sendable {
                 let recorder = Task { await self.finisher.run() }
                 await withDiscardingTaskGroup { jobs in
                     await self.claimLoop(jobs: &jobs)
+                    await self.drain(jobs: &jobs)
                 }
                 // Every job has finished: record the last outcomes, then stop the helpers.
                 finisher.close()
@@ -126,6 +127,21 @@ public final class JobWorker: Service, Sendable {
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } || Task.isCancelled }
+
+    /// Stopping: lets running jobs finish for `shutdownDrain`, then cancels the rest, whose
+    /// runs are released (`execute`), so SIGTERM ends the worker in seconds whatever its jobs wait on.
+    private func drain(jobs: inout DiscardingTaskGroup) async {
+        let deadline = ContinuousClock.now + configuration.shutdownDrain
+        while state.withLock({ $0.executing }) > 0, ContinuousClock.now < deadline {
+            await wake.wait(timeout: min(.milliseconds(100), max(.milliseconds(1), deadline - .now)))
+        }
+        let running = state.withLock { $0.executing }
+        if running > 0 {
+            logger.notice("stopping: cancelling jobs still running; they are released to run again",
+                          metadata: ["running": "\(running)", "drain": "\(configuration.shutdownDrain)"])
+            jobs.cancelAll()
+        }
+    }
 
     /// How many jobs to claim now: none while too many runs wait to be recorded; all free
     /// slots when woken by NOTIFY (or a rescue) or when the poll is due; while the last claim
@@ -191,6 +207,11 @@ public final class JobWorker: Service, Sendable {
             }
         } else {
             result = .discard(error: "no handler for job kind \(job.kind)")
+        }
+        // Cancelled by a shutdown's drain (`drain`): the run was cut short, not failed, so it
+        // is put back without spending an attempt.
+        if Task.isCancelled, state.withLock({ $0.stopping }), case .retry = result.outcome {
+            result.outcome = .snooze(.zero)
         }
         if case .retry(let error, nil) = result.outcome {
             result.outcome = .retry(error: error, delay: backoff.delay(afterAttempt: job.attempt))

@@ -23,6 +23,10 @@ public struct JobWorkerConfiguration: Sendable {
     /// handler bounds its own I/O, but an await that never returns (a database connection lost
     /// mid-query, say) must not hold a job, and its lease, for ever.
     public var jobTimeout: Duration
+    /// On graceful shutdown, how long running jobs may take to finish before they are
+    /// cancelled and released (run again soon, by any worker, without spending an attempt):
+    /// a shutdown must not wait on Entrupy or a partner that does not answer.
+    public var shutdownDrain: Duration = .seconds(5)
 
     public init(
         workerID: String = JobWorkerConfiguration.defaultWorkerID(),

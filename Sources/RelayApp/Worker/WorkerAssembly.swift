@@ -71,7 +71,7 @@ public struct WorkerAssembly {
         let callbackSender = CallbackSender(timeout: callbackTimeout, connectionsPerHost: settings.notify.targetConcurrency,
                                             allowPrivate: settings.notify.allowPrivateCallbacks)
         callbackHTTPService = ShutdownHook { await callbackSender.shutdown() }
-        let configuration = JobWorkerConfiguration(
+        var configuration = JobWorkerConfiguration(
             concurrency: settings.worker.concurrency, lease: .seconds(settings.worker.jobLeaseSeconds),
             pollInterval: .milliseconds(settings.worker.jobPollMilliseconds),
             pruneCompletedAfter: .seconds(settings.worker.pruneCompletedHours * 3600),
@@ -79,6 +79,7 @@ public struct WorkerAssembly {
             backoffBase: .milliseconds(settings.worker.jobBackoffBaseMilliseconds),
             maxCrashes: settings.worker.jobMaxCrashes, jobTimeout: .seconds(settings.worker.jobTimeoutSeconds)
         )
+        configuration.shutdownDrain = .seconds(settings.worker.jobShutdownDrainSeconds)
         let delivery = DeliveryHandler(
             deliveries: deliveries,
             email: smtp.map(EmailDeliverer.init),

@@ -11,6 +11,8 @@ public struct WorkerSettings: Sendable {
     public var jobMaxCrashes: Int
     /// Longest run of one job before it counts as failed and is retried.
     public var jobTimeoutSeconds: Int
+    /// On SIGTERM, how long running jobs may finish before they are cancelled and released.
+    public var jobShutdownDrainSeconds: Int
     public var reconcileMaxAttempts: Int
     /// How long after a webhook an item the API does not know yet is still asked for.
     public var notFoundWindowSeconds: Int
@@ -31,6 +33,7 @@ public struct WorkerSettings: Sendable {
         jobBackoffBaseMilliseconds = try reader.integer("JOB_BACKOFF_BASE_MS", default: 1_000, range: 1...3_600_000)
         jobMaxCrashes = try reader.integer("JOB_MAX_CRASHES", default: 3, range: 1...100)
         jobTimeoutSeconds = try reader.integer("JOB_TIMEOUT_SECONDS", default: 120, range: 1...86_400)
+        jobShutdownDrainSeconds = try reader.integer("JOB_SHUTDOWN_DRAIN_SECONDS", default: 5, range: 0...600)
         reconcileMaxAttempts = try reader.integer("RECONCILE_MAX_ATTEMPTS", default: 25, range: 1...1_000)
         notFoundWindowSeconds = try reader.integer("NOT_FOUND_WINDOW_SECONDS", default: 1800, range: 0...604_800)
         sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)

@@ -6,7 +6,8 @@ import NIOPosix
 /// `/silent` (reads the request, never answers), `/drip` (a 200 whose body comes a byte at a
 /// time), `/reset` (a TCP reset instead of an answer), `/huge` (200 with 10 MB), `/gzip` (a
 /// gzip body full of NULs), `/nul` (200 `\0ok`), `/garbage` (not HTTP at all),
-/// `/retry-after/VALUE` (503 with that Retry-After, percent-decoded). Counts requests per path.
+/// `/retry-after/VALUE` (503 with that Retry-After, percent-decoded), `/redirect/…` (302 to a URL
+/// with a secret in it), `/dripping/…` (like `/drip`, for any path below). Counts requests per path.
 final class HostileHTTPPeer: Sendable {
     let port: Int
     let counts: RequestCounts
@@ -82,7 +83,13 @@ private final class HostileHandler: ChannelInboundHandler {
         case "/garbage":
             write(context, [0, 1, 2] + Array(" not http at all\r\n\r\n".utf8))
         default:
-            if path.hasPrefix("/retry-after/") {
+            if path.hasPrefix("/redirect/") {
+                write(context, Array("HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/hook?token=LEAKED-SECRET\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            } else if path.hasPrefix("/dripping/") {
+                // Any path below it: a 200 whose body comes a byte at a time (an API that drips).
+                write(context, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n".utf8), close: false)
+                Self.drip(context.channel, remaining: 100_000)
+            } else if path.hasPrefix("/retry-after/") {
                 let value = String(path.dropFirst("/retry-after/".count)).removingPercentEncoding ?? ""
                 write(context, Array("HTTP/1.1 503 Service Unavailable\r\nRetry-After: \(value)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             } else {
