@@ -58,18 +58,18 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
 
     /// Takes a place when fewer than `allowed` requests were sent in the window and no pause is
     /// on; otherwise says how long to wait.
-    func take(allowed: Int) async throws -> Duration? {
+    func take(allowed: Int, retried: Bool = false) async throws -> Duration? {
         // Taken by every Entrupy request of every replica, under the row's lock: it must be cheap.
         let rows = try await PreparedStatementRunner.rows(TakeStatement(budget: name, windowMilliseconds: windowMilliseconds,
                                                           limit: limit, allowed: allowed), on: client, logger: logger)
         for (taken, paused, untilSlotFrees) in rows {
             if taken > 0 { return nil }
             if paused > 0 { return .milliseconds(Int64(min(paused, 3600) * 1000) + 1) }
-            return .milliseconds(Int64(min(max(untilSlotFrees, 0), 2) * 1000) + 1)
+            return .milliseconds(Int64(min(max(untilSlotFrees, 0), Double(windowMilliseconds) / 1000) * 1000) + 1)
         }
-        // The row is missing (a database migrated by hand?): put it back and try again.
+        // The row is missing (a new caller's, or a database migrated by hand): put it and try again.
         try await client.query("INSERT INTO api_budget (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING", logger: logger)
-        return .milliseconds(1)
+        return retried ? .milliseconds(1) : try await take(allowed: allowed, retried: true)
     }
 
     public func pauseCallers(for duration: Duration) async {

@@ -18,13 +18,13 @@ struct HostileItemTests {
                       - webhook: {url: "\(callbacks.url("/ok"))", secret: "${CALLBACK_SECRET}"}
                 """)
             try await ReconcileStack.with(env: env) { stack async throws in
-                let id = try await stack.simulator.createItem("sku-\u{0}nul", brand: "ni\u{0}ke", result: "authentic", final: true)
+                let id = try await stack.simulator.createItem("sku-nul-rule", brand: "ni\u{0}ke", result: "authentic", final: true)
                 #expect(try await stack.waitFor(id, result: "authentic"))
                 let delivered = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .delivered)
                 #expect(delivered.count == 1)
-                // The callback carries the stored form of the ID (the sink's log is read until its line is whole).
+                // The callback carries the stored form of the text (the sink's log is read until its line is whole).
                 #expect(try await eventually(timeout: .seconds(10)) {
-                    try callbacks.requests().contains { $0.path == "/ok" && $0.body[path: "data.customer_item_id"]?.stringValue == "sku-\u{FFFD}nul" }
+                    try callbacks.requests().contains { $0.path == "/ok" && $0.body[path: "data.brand"]?.stringValue == "ni\u{FFFD}ke" }
                 }, "\((try? callbacks.requests().map(\.body)) ?? [])")
                 #expect(try await stack.count("SELECT count(*) FROM jobs WHERE state = 'dead'") == 0)
             }
