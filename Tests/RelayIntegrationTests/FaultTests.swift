@@ -47,8 +47,9 @@ struct FaultTests {
                 }
                 #expect(settled)
                 let deliveries = try await NotifyEnvironment.deliveries(stack.database, item: id)
-                for (path, ends) in Self.peers {
-                    guard let delivery = deliveries.first(where: { $0.target == peer.url(path) }) else {
+                for (index, (path, ends)) in Self.peers.enumerated() {
+                    // Targets show only scheme and host: the rule's action tells the peers apart.
+                    guard let delivery = deliveries.first(where: { $0.actionIndex == index }) else {
                         Issue.record("no delivery for \(path)")
                         continue
                     }
