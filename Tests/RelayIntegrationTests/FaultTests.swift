@@ -64,7 +64,8 @@ struct FaultTests {
                 // A 2xx with a binary or NUL body is delivered, and sent again only when an attempt
                 // failed (timed out on a busy machine, say): the peer saw exactly the recorded attempts.
                 for path in ["/nul", "/gzip", "/huge"] {
-                    let delivery = deliveries.first { $0.target == peer.url(path) }
+                    let index = Self.peers.firstIndex { $0.path == path }
+                    let delivery = deliveries.first { $0.actionIndex == index }
                     #expect(peer.counts.count(path) == delivery?.attempts, "\(path): requests seen = attempts recorded")
                 }
                 #expect(worker.isRunning, "the worker survived every peer")
