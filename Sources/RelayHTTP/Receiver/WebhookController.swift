@@ -10,18 +10,16 @@ import RelayStore
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.
 /// Nothing unverified is stored; nothing verified is dropped; 2xx only after the commit.
 public struct WebhookController: Sendable {
-    /// Headers kept with each stored event: enough to audit the delivery, never our secrets.
-    static let keptHeaders: [HTTPField.Name] = [
-        .contentType, .userAgent, .contentLength,
-        HTTPField.Name("Entrupy-Signature")!, HTTPField.Name("X-Entrupy-Signature")!,
-        HTTPField.Name("webhook-id")!, HTTPField.Name("webhook-timestamp")!, HTTPField.Name("webhook-signature")!,
-        HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
-    ]
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     /// A request without one of these cannot be a signed webhook: it is refused before its body is read.
     static let signatureHeaders: [HTTPField.Name] = [
         HTTPField.Name("Entrupy-Signature")!, HTTPField.Name("X-Entrupy-Signature")!, HTTPField.Name("webhook-signature")!,
     ]
+    /// Headers kept with each stored event: enough to audit the delivery, never our secrets.
+    static let keptHeaders: [HTTPField.Name] = [.contentType, .userAgent, .contentLength] + signatureHeaders + [
+        HTTPField.Name("webhook-id")!, HTTPField.Name("webhook-timestamp")!,
+        HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("X-Forwarded-Proto")!, HTTPField.Name("X-Real-IP")!,
+    ]
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     let verifier: WebhookVerifier
     let ingestor: GroupCommitIngestor
