@@ -14,7 +14,7 @@ public final class ExportGate: Sendable {
     /// The export's response, its slot held until the body is written; 503 when all are taken.
     func stream(_ make: () -> Response) throws -> Response {
         guard slots.take(0) else {
-            throw APIError(.serviceUnavailable, "\(slots.limit) exports are already running; retry in a minute",
+            throw APIError(.serviceUnavailable, "\(slots.limit) exports are already running; retry in 30 s",
                            headers: [.retryAfter: "30"])
         }
         let slots = self.slots

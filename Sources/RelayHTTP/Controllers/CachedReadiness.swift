@@ -21,16 +21,20 @@ public final class CachedReadiness: ReadinessCheck {
     }
 
     public func check() async -> ReadinessReport {
+        enum Next { case cached(ReadinessReport), await(Task<ReadinessReport, Never>) }
         let now = ContinuousClock.now
-        let task: Task<ReadinessReport, Never> = state.withLock { state in
-            if let report = state.report, let at = state.checkedAt, now - at < lifetime {
-                return Task { report }
-            }
-            if let running = state.running { return running }
+        let next: Next = state.withLock { state in
+            if let report = state.report, let at = state.checkedAt, now - at < lifetime { return .cached(report) }
+            if let running = state.running { return .await(running) }
             let wrapped = self.wrapped
             let running = Task { await wrapped.check() }
             state.running = running
-            return running
+            return .await(running)
+        }
+        let task: Task<ReadinessReport, Never>
+        switch next {
+        case .cached(let report): return report
+        case .await(let running): task = running
         }
         let report = await task.value
         state.withLock { state in

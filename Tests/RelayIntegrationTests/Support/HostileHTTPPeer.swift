@@ -7,7 +7,9 @@ import NIOPosix
 /// time), `/reset` (a TCP reset instead of an answer), `/huge` (200 with 10 MB), `/gzip` (a
 /// gzip body full of NULs), `/nul` (200 `\0ok`), `/garbage` (not HTTP at all),
 /// `/retry-after/VALUE` (503 with that Retry-After, percent-decoded), `/redirect/…` (302 to a URL
-/// with a secret in it), `/dripping/…` (like `/drip`, for any path below). Counts requests per path.
+/// with a secret in it), `/dripping/…` (like `/drip`, for any path below), `/silent/…` (like
+/// `/silent`), `/refuse/…` (400 with a body naming an internal detail, as an API that
+/// explains too much). Counts requests per path.
 final class HostileHTTPPeer: Sendable {
     let port: Int
     let counts: RequestCounts
@@ -83,7 +85,12 @@ private final class HostileHandler: ChannelInboundHandler {
         case "/garbage":
             write(context, [0, 1, 2] + Array(" not http at all\r\n\r\n".utf8))
         default:
-            if path.hasPrefix("/redirect/") {
+            if path.hasPrefix("/silent/") {
+                return
+            } else if path.hasPrefix("/refuse/") {
+                let body = #"{"detail":"INTERNAL-DETAIL db=10.0.0.5 user=svc_entrupy"}"#
+                write(context, Array("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
+            } else if path.hasPrefix("/redirect/") {
                 write(context, Array("HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/hook?token=LEAKED-SECRET\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             } else if path.hasPrefix("/dripping/") {
                 // Any path below it: a 200 whose body comes a byte at a time (an API that drips).
