@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "RelayCore",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -234,7 +235,6 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -329,8 +329,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RelayRulesTests",
+            dependencies: ["RelayCore", "RelayRules"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RelayNotifyTests",
-            dependencies: ["RelayCore", "RelayRules", "RelayNotify"],
+            dependencies: ["RelayCore", "RelayNotify"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RelayQueueTests",
+            dependencies: ["RelayQueue"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RelayWorkerTests",
+            dependencies: ["RelayWorker", "RelayNotify"],
+            swiftSettings: swiftSettings
+        ),
+        // Settings and logging as the app reads them; no server.
+        .testTarget(
+            name: "RelayAppTests",
+            dependencies: ["RelayApp", "RelayCore", "RelayDatabase", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -247,7 +247,7 @@ cmd_test() {
   return "$status"
 }
 TEST_WIDTH="--experimental-maximum-parallelization-width ${RELAY_TEST_WIDTH:-12}"
-ALONE_SUITES="ItemExportTests|ConsoleTests|OverviewTests|ItemDetailsAPITests"
+ALONE_SUITES="ItemExportTests|ExportSlotTests|ConsoleTests|OverviewTests|ItemDetailsAPITests"
 
 case "${1:-}" in
   run) cmd_run ;;

@@ -47,6 +47,20 @@ struct NotifyCommandLineTests {
         #expect(missing.stderr.contains("cannot read /nonexistent/rules.yaml"))
     }
 
+    /// Issue 28: `serve --no-worker` built the SDK import's pipeline with `rules: try? …`, so a
+    /// broken rules file meant "send nothing" in silence. Now it stops, as the worker does.
+    @Test func serveWithoutWorkerStopsOnABrokenRulesFile() async throws {
+        try await TestDatabase.with { db async throws in
+            let rules = try Self.write("rules:\n  - name: typo\n    when: {transition: [result.finale]}\n    notify: []\n")
+            let env = CommandLineTests.environment(db, [
+                "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_API_TOKEN": "t", "RULES_FILE": rules,
+            ])
+            let serve = try await CommandLineTests.run(["serve", "--no-worker", "--port", String(try await freePort())], env: env)
+            #expect(serve.status != 0)
+            #expect(serve.stderr.contains("unknown transition kind \"result.finale\""), "\(serve.stderr)")
+        }
+    }
+
     @Test func deliveriesListRetryAndRulesTest() async throws {
         try await TestCallbackServer.with { callbacks async throws in
             let rulesText = Self.goodRules.replacingOccurrences(of: "TARGET", with: callbacks.url(""))

@@ -3,6 +3,7 @@ import PostgresNIO
 import RelayApp
 import RelayCore
 import RelayRuntime
+import Synchronization
 import Testing
 
 @Suite("The database pool under dropped connections", .timeLimit(.minutes(2)))
@@ -68,26 +69,46 @@ struct PoolResilienceTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
-                let deadline = ContinuousClock.now + .seconds(5)
+                // Each query's outcome, by the phase it ended in: served before the outage, refused
+                // during it (so the outage was real); then the pool serves again without a restart.
+                let tally = Tally()
+                let deadline = ContinuousClock.now + .seconds(6)
                 try await withThrowingTaskGroup(of: Void.self) { load in
                     for _ in 0..<12 {
                         load.addTask {
                             while ContinuousClock.now < deadline {
-                                if (try? await withDeadline(.seconds(5)) { try await client.query("SELECT pg_sleep(0.005)").collect() }) == nil {
-                                    try await Task.sleep(for: .milliseconds(20))
-                                }
+                                let served = (try? await withDeadline(.seconds(5)) { try await client.query("SELECT pg_sleep(0.005)").collect() }) != nil
+                                tally.add(served: served)
+                                if !served { try await Task.sleep(for: .milliseconds(20)) }
                             }
                         }
                     }
                     try await Task.sleep(for: .seconds(1))
+                    tally.phase.withLock { $0 = "during" }
                     proxy.setAvailable(false)
                     try await Task.sleep(for: .seconds(2))
                     proxy.setAvailable(true)
+                    tally.phase.withLock { $0 = "after" }
                     try await load.waitForAll()
                 }
+                let counts = tally.counts.withLock { $0 }
+                #expect((counts["before"]?.served ?? 0) > 0, "\(counts)")
+                #expect((counts["during"]?.failed ?? 0) > 0, "the outage refused queries: \(counts)")
                 #expect(try await eventually(timeout: .seconds(30)) {
                     (try? await withDeadline(.seconds(2)) { try await client.query("SELECT 1").collect() }) != nil
                 }, "the pool serves again")
+            }
+        }
+    }
+
+    /// Query outcomes by the phase they ended in.
+    final class Tally: Sendable {
+        let phase = Mutex("before")
+        let counts = Mutex<[String: (served: Int, failed: Int)]>([:])
+        func add(served: Bool) {
+            let now = phase.withLock { $0 }
+            counts.withLock { counts in
+                if served { counts[now, default: (0, 0)].served += 1 } else { counts[now, default: (0, 0)].failed += 1 }
             }
         }
     }
