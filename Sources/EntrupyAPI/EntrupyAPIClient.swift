@@ -147,8 +147,8 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     private func record(route: String, status: String, since start: ContinuousClock.Instant) {
-        Counter(label: "relay_entrupy_api_requests_total", dimensions: [("route", route), ("status", status)]).increment()
-        Metrics.Timer(label: "relay_entrupy_api_duration_seconds", dimensions: [("route", route)])
+        MetricHandles.counter("relay_entrupy_api_requests_total", [("route", route), ("status", status)]).increment()
+        MetricHandles.timer("relay_entrupy_api_duration_seconds", [("route", route)])
             .record(duration: ContinuousClock.now - start)
     }
 }

@@ -51,23 +51,9 @@ public struct RelayServer {
             repository: repository, writers: settings.receiver.ingestWriters, maxBatch: settings.receiver.ingestMaxBatch,
             storeTimeout: .milliseconds(settings.receiver.storeTimeoutMilliseconds), logger: logger
         )
-        let verifier = WebhookVerifier(
-            entrupySecrets: settings.receiver.entrupyWebhookSecrets, standardSecrets: settings.receiver.standardWebhookSecrets,
-            tolerance: Double(settings.receiver.standardWebhookToleranceSeconds)
-        )
-
-        let router = Router(context: RelayRequestContext.self)
-        router.add(middleware: RequestIDMiddleware())
-        if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
-        router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
-        router.add(middleware: MetricsMiddleware<RelayRequestContext>())
-        WebhookController(
-            verifier: verifier, ingestor: ingestor,
-            addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
-            maxBodyBytes: settings.receiver.webhookMaxBodyBytes,
-            maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies,
-            bodiesPerClient: settings.receiver.webhookBodiesPerClient
-        ).addRoutes(to: router)
+        // Read before anything that needs a shutdown is made (an HTTP client must not be dropped
+        // unclosed): a rules file that cannot be read stops `serve` here with the parser's message.
+        let importRules = worker == nil && settings.entrupy.token != nil ? try WorkerAssembly.rulesStore(settings: settings) : nil
         // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
         var api = worker?.api
         var apiHTTPService: ShutdownHook?
@@ -80,27 +66,52 @@ public struct RelayServer {
         let monitor = worker?.health ?? api.map { WorkerAssembly.healthMonitor(settings: settings, api: $0, logger: logger) }
         entrupyHealth = monitor
         ownsEntrupyHealth = worker == nil && monitor != nil
-        HealthController(
-            readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
-            registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false
-        ).addRoutes(to: router)
         operations = settings.http.metricsPort.map { port in
             OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, warmup: warmup, catalog: catalog, registry: registry,
                                   entrupy: monitor, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
         }
+        let router = Self.buildRouter(
+            settings: settings, ingestor: ingestor,
+            readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
+            registry: registry, apiClient: apiClient, api: api,
+            importer: Self.importer(worker: worker, api: api, rules: importRules, client: client, logger: logger), logger: logger)
+        application = Self.buildApplication(router: router, settings: settings, onServerRunning: onServerRunning, logger: logger)
+    }
 
-        // The query API, the console and the SDK endpoint.
-        // Import of unseen items runs the reconcile pipeline here (the worker's, when this process has one).
-        let importer: (any ItemImporting)? = worker.map { PipelineItemImporter(pipeline: $0.pipeline) } ?? api.map { api in
-            PipelineItemImporter(pipeline: ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger),
-                                                             rules: try? WorkerAssembly.rulesStore(settings: settings), logger: logger))
-        }
-        Self.addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, importer: importer, logger: logger)
+    /// The public port's routes: the receiver, health, then the query API, the console and the SDK endpoint.
+    static func buildRouter(settings: RelaySettings, ingestor: GroupCommitIngestor, readiness: any ReadinessCheck,
+                            registry: PrometheusCollectorRegistry, apiClient: PostgresClient, api: EntrupyAPIClient?,
+                            importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
+        let router = Router(context: RelayRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
+        router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
+        router.add(middleware: MetricsMiddleware<RelayRequestContext>())
+        let verifier = WebhookVerifier(
+            entrupySecrets: settings.receiver.entrupyWebhookSecrets, standardSecrets: settings.receiver.standardWebhookSecrets,
+            tolerance: Double(settings.receiver.standardWebhookToleranceSeconds)
+        )
+        WebhookController(
+            verifier: verifier, ingestor: ingestor,
+            addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
+            maxBodyBytes: settings.receiver.webhookMaxBodyBytes,
+            maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies,
+            bodiesPerClient: settings.receiver.webhookBodiesPerClient
+        ).addRoutes(to: router)
+        HealthController(readiness: readiness, registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false)
+            .addRoutes(to: router)
+        addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, importer: importer, logger: logger)
+        return router
+    }
 
-        application = Application(
+    /// The public server: a client that stops sending is disconnected instead of holding a
+    /// connection forever, and a body must arrive whole within WEBHOOK_BODY_TIMEOUT_SECONDS
+    /// (a drip resets the idle timer, not this).
+    static func buildApplication(router: Router<RelayRequestContext>, settings: RelaySettings,
+                                 onServerRunning: @escaping @Sendable (any Channel) async -> Void,
+                                 logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
+        Application(
             router: router,
-            // A client that stops sending is disconnected instead of holding a connection forever, and a
-            // body must arrive whole within WEBHOOK_BODY_TIMEOUT_SECONDS (a drip resets the idle timer, not this).
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [RequestBodyDeadlineHandler(limit: .seconds(settings.receiver.webhookBodyTimeoutSeconds))],
                 idleTimeout: .seconds(Int64(settings.http.idleTimeoutSeconds)))),
@@ -109,6 +120,16 @@ public struct RelayServer {
             onServerRunning: onServerRunning,
             logger: logger
         )
+    }
+
+    /// Import of unseen items runs the reconcile pipeline here: the worker's, or (`--no-worker`)
+    /// one of its own with the same rules, never "send nothing" in silence.
+    static func importer(worker: WorkerAssembly?, api: EntrupyAPIClient?, rules: RulesStore?, client: PostgresClient,
+                         logger: Logger) -> (any ItemImporting)? {
+        if let worker { return PipelineItemImporter(pipeline: worker.pipeline) }
+        guard let api, let rules else { return nil }
+        return PipelineItemImporter(pipeline: ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger),
+                                                                rules: rules, logger: logger))
     }
 
     /// Everything `serve` runs, in start order.

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import RelayCore
 import RelayStore
+import RelayRuntime
 
 /// Checks `Authorization: Bearer <token>` (for `BearerAuthMiddleware`, on every `/v1` route):
 /// 401 without a valid token, and 429 for a client address (resolved behind trusted proxies)
@@ -44,7 +45,7 @@ public struct BearerAuthenticator: Sendable {
     func check(_ token: String, request: Request, context: RelayRequestContext, from surface: String) async throws -> Caller? {
         if let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) { return caller }
         let client = clientAddress(request, context: context)
-        Counter(label: "relay_api_auth_failures_total").increment()
+        MetricHandles.counter("relay_api_auth_failures_total").increment()
         context.logger.warning("\(surface): invalid token", metadata: ["client": "\(client)"])
         let wait: Duration?
         do {

@@ -47,7 +47,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
                 throw APIBudgetUnavailable(StoreError.describe(error))
             }
             guard let wait else {
-                Metrics.Timer(label: "relay_entrupy_budget_wait_seconds", dimensions: [("priority", priority.rawValue)])
+                MetricHandles.timer("relay_entrupy_budget_wait_seconds", [("priority", priority.rawValue)])
                     .record(duration: ContinuousClock.now - started)
                 return
             }

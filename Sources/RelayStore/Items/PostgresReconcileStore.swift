@@ -5,6 +5,7 @@ import PostgresNIO
 import RelayDatabase
 import RelayCore
 import RelayQueue
+import RelayRuntime
 
 /// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
 /// their jobs), the record of the fetch and the webhook event's new state, in one statement
@@ -104,7 +105,7 @@ public struct PostgresReconcileStore: Sendable {
                                metadata: ["error": "\(StoreError.describe(error))"])
             }
             if written.covered > 0 {
-                Counter(label: "relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
+                MetricHandles.counter("relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
             }
             if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
             return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID,

@@ -61,8 +61,8 @@ public struct DeliveryHandler: JobHandler {
             responseExcerpt: report.excerpt, worker: workerID)
         let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn)
 
-        Counter(label: "relay_deliveries_total", dimensions: [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
-        Metrics.Timer(label: "relay_delivery_duration_seconds", dimensions: [("channel", delivery.channel.rawValue)])
+        MetricHandles.counter("relay_deliveries_total", [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
+        MetricHandles.timer("relay_delivery_duration_seconds", [("channel", delivery.channel.rawValue)])
             .record(duration: elapsed)
         let metadata: Logger.Metadata = [
             "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID)", "rule": "\(delivery.rule)",

@@ -139,9 +139,9 @@ public struct ReconcilePipeline: Sendable {
     }
 
     private func report(_ result: ApplyResult, item: EntrupyItem, source: ReconcileSource) {
-        Counter(label: "relay_reconcile_total", dimensions: [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
+        MetricHandles.counter("relay_reconcile_total", [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
         for transition in result.transitions {
-            Counter(label: "relay_transitions_total", dimensions: [("kind", transition.kind.rawValue)]).increment()
+            MetricHandles.counter("relay_transitions_total", [("kind", transition.kind.rawValue)]).increment()
         }
         if !result.transitions.isEmpty {
             logger.info("item reconciled", metadata: [

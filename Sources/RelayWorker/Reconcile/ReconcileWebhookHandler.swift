@@ -49,7 +49,7 @@ public struct ReconcileWebhookHandler: JobHandler {
             // A fetch that finished while this one waited may have covered the event (and what
             // was read with it is out of date).
             guard let current = try await events.pending(id: event.id), current.state != .processed else {
-                Counter(label: "relay_reconcile_coalesced_total").increment()
+                MetricHandles.counter("relay_reconcile_coalesced_total").increment()
                 return .completed
             }
             return try await reconcile(current, target: target, context: context)

@@ -132,11 +132,11 @@ public struct SyncService: Service {
             outcome.pages += 1
             outcome.itemsChecked += page.items.count
             outcome.changesFound += changes
-            Counter(label: "relay_sync_pages_total").increment()
-            Counter(label: "relay_sync_items_checked_total").increment(by: page.items.count)
-            Counter(label: "relay_sync_changes_total").increment(by: changes)
+            MetricHandles.counter("relay_sync_pages_total").increment()
+            MetricHandles.counter("relay_sync_items_checked_total").increment(by: page.items.count)
+            MetricHandles.counter("relay_sync_changes_total").increment(by: changes)
             if page.skipped > 0 {
-                Counter(label: "relay_sync_items_unreadable_total").increment(by: page.skipped)
+                MetricHandles.counter("relay_sync_items_unreadable_total").increment(by: page.skipped)
                 logger.warning("sync: items in a search page could not be read and were skipped", metadata: ["count": "\(page.skipped)"])
             }
             if looped || outcome.pages >= Self.maxPages {
@@ -152,7 +152,7 @@ public struct SyncService: Service {
         }
         try await store.finish()
         outcome.completed = true
-        Metrics.Timer(label: "relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
+        MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
         logger.info("sync pass complete", metadata: [
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
         ])
@@ -197,7 +197,7 @@ public struct SyncService: Service {
                 throw error
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                Counter(label: "relay_sync_apply_failures_total").increment()
+                MetricHandles.counter("relay_sync_apply_failures_total").increment()
                 logger.warning("sync: an item could not be stored; the next pass tries again", metadata: [
                     "entrupy_id": "\(clean.entrupyID)", "error": "\(StoreError.describe(error))",
                 ])
@@ -208,11 +208,11 @@ public struct SyncService: Service {
 
     private func publish(_ status: SyncStatus) {
         if let finished = status.lastFinishedAt {
-            Gauge(label: "relay_sync_last_complete_timestamp_seconds").record(finished.timeIntervalSince1970)
+            MetricHandles.gauge("relay_sync_last_complete_timestamp_seconds").record(finished.timeIntervalSince1970)
         }
-        if let age = status.lastAgeSeconds { Gauge(label: "relay_sync_last_complete_age_seconds").record(age) }
-        if let items = status.lastItemsChecked { Gauge(label: "relay_sync_last_items_checked").record(items) }
-        if let changes = status.lastChangesFound { Gauge(label: "relay_sync_last_changes_found").record(changes) }
+        if let age = status.lastAgeSeconds { MetricHandles.gauge("relay_sync_last_complete_age_seconds").record(age) }
+        if let items = status.lastItemsChecked { MetricHandles.gauge("relay_sync_last_items_checked").record(items) }
+        if let changes = status.lastChangesFound { MetricHandles.gauge("relay_sync_last_changes_found").record(changes) }
     }
 }
 
