@@ -73,7 +73,7 @@ struct RulesCommand: AsyncParsableCommand {
                     "transition": .string(transition.kind.rawValue),
                     "deliveries": .array(planned.map { delivery in
                         .object(["rule": .string(delivery.rule), "channel": .string(delivery.channel.rawValue),
-                                 "target": .string(delivery.target), "payload": delivery.payload])
+                                 "target": .string(delivery.target), "payload": delivery.payload.json])
                     }),
                 ])
                 print(output.jsonText)
@@ -82,9 +82,9 @@ struct RulesCommand: AsyncParsableCommand {
             print(TerminalText.printable("\(found.item.entrupyID): latest transition \(transition.kind.rawValue) (\(transition.from ?? "-") → \(transition.to ?? "-"))"))
             if planned.isEmpty { print("  no rule fires"); return }
             for delivery in planned {
-                switch delivery.channel {
-                case .email:
-                    print(TerminalText.printable("  \(delivery.rule): email to \(delivery.target): \"\(delivery.payload["subject"]?.stringValue ?? "")\""))
+                switch delivery.payload {
+                case .email(let email):
+                    print(TerminalText.printable("  \(delivery.rule): email to \(delivery.target): \"\(email.subject)\""))
                 case .webhook:
                     print("  \(delivery.rule): webhook POST \(delivery.target)")
                 }

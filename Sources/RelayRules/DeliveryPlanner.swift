@@ -36,29 +36,20 @@ public enum DeliveryPlanner {
         let values = subject.templateValues
         switch action {
         case .email(let email):
-            var payload: [String: JSONValue] = [
-                "to": .array(email.to.map(JSONValue.string)),
-                "subject": .string(email.subject.render(values)),
-                "text": .string(email.text.render(values)),
-            ]
-            if let html = email.html { payload["html"] = .string(html.render(values)) }
+            let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
+                                                      html: email.html?.render(values)))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
-                                   channel: .email, target: email.to.joined(separator: ", "), payload: .object(payload),
-                                   signingKeyID: nil)
+                                   target: email.to.joined(separator: ", "), payload: payload, signingKeyID: nil)
         case .webhook(let webhook):
             let body = JSONValue.object([
                 "type": .string(subject.transition.kind.rawValue),
                 "timestamp": .string(subject.occurredAtText),
                 "data": subject.callbackData,
             ])
-            let payload = JSONValue.object([
-                "url": .string(webhook.url),
-                "headers": .array(webhook.headers.map { .array([.string($0.name), .string($0.value)]) }),
-                "body": .string(body.jsonText),
-            ])
+            let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
+                                                        body: body.jsonText))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
-                                   channel: .webhook, target: MaskedURL.mask(webhook.url), payload: payload,
-                                   signingKeyID: webhook.signingKeyID)
+                                   target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID)
         }
     }
 }

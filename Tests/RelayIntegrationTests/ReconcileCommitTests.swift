@@ -126,8 +126,8 @@ struct ReconcileCommitTests {
                 let now = try await store.clock()
                 let fetched = EntrupyItem(entrupyID: "ENT-WAKE-1", result: "authentic", resultFinal: true)
                 var change = Self.change(fetched, basedOn: nil, at: now)
-                change.deliveries = [PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-WAKE-1", rule: "r", actionIndex: 0, channel: .webhook,
-                                                     target: "https://example.com/hook", payload: .object(["body": .string("{}")]),
+                change.deliveries = [PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-WAKE-1", rule: "r", actionIndex: 0,
+                                                     target: "https://example.com/hook", payload: .webhook(.init(url: "https://example.com/hook", headers: [], body: "{}")),
                                                      signingKeyID: nil)]
                 let toCommit = change
                 let jobsWhenWoken = try await WakeListener.firstWake(db, during: {
@@ -150,8 +150,8 @@ struct ReconcileCommitTests {
                 let now = try await store.clock()
                 var change = Self.change(EntrupyItem(entrupyID: "ENT-LEASE-1", result: "authentic", resultFinal: true), basedOn: nil, at: now)
                 change.deliveries = (0..<2).map { index in
-                    PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-LEASE-1", rule: "r", actionIndex: index, channel: .webhook,
-                                    target: "https://example.com/hook", payload: .object(["body": .string("{}")]), signingKeyID: nil)
+                    PlannedDelivery(transitionIndex: 0, entrupyID: "ENT-LEASE-1", rule: "r", actionIndex: index,
+                                    target: "https://example.com/hook", payload: .webhook(.init(url: "https://example.com/hook", headers: [], body: "{}")), signingKeyID: nil)
                 }
                 let toCommit = change
                 let lease = JobLease(worker: "reconciler-1", duration: .seconds(30))

@@ -15,8 +15,8 @@ struct ReconcileStatementTests {
                        deliveriesFor transitions: Range<Int>? = nil) -> ReconcileChange {
         let diffed = TransitionDiffer.diff(from: basedOn?.snapshot, to: item.snapshot)
         let deliveries = (transitions ?? 0..<diffed.count).map { index in
-            PlannedDelivery(transitionIndex: index, entrupyID: item.entrupyID, rule: "r", actionIndex: index, channel: .webhook,
-                            target: "https://example.com/hook", payload: .object(["body": .string("{}")]), signingKeyID: nil)
+            PlannedDelivery(transitionIndex: index, entrupyID: item.entrupyID, rule: "r", actionIndex: index,
+                            target: "https://example.com/hook", payload: .webhook(.init(url: "https://example.com/hook", headers: [], body: "{}")), signingKeyID: nil)
         }
         return ReconcileChange(item: item, observedAt: observedAt, source: source, basedOn: basedOn, transitions: diffed,
                                deliveries: deliveries)

@@ -9,21 +9,21 @@ public struct PlannedDelivery: Sendable, Equatable {
     public var rule: String
     /// The action's position in the rule's `notify` list, from 0.
     public var actionIndex: Int
-    public var channel: DeliveryChannel
-    /// Where it goes, for people: the callback URL, or the recipients joined with ", ".
+    /// Where it goes, for people: the callback URL's scheme and host, or the recipients joined with ", ".
     public var target: String
-    /// What to send: for email `{to, subject, text, html?}`; for a webhook `{url, headers, body}`.
-    public var payload: JSONValue
+    /// What to send.
+    public var payload: DeliveryPayload
     /// Names the signing secret (a fingerprint, never the secret) for webhooks.
     public var signingKeyID: String?
 
-    public init(transitionIndex: Int, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel,
-                target: String, payload: JSONValue, signingKeyID: String?) {
+    public var channel: DeliveryChannel { payload.channel }
+
+    public init(transitionIndex: Int, entrupyID: String, rule: String, actionIndex: Int,
+                target: String, payload: DeliveryPayload, signingKeyID: String?) {
         self.transitionIndex = transitionIndex
         self.entrupyID = entrupyID
         self.rule = rule
         self.actionIndex = actionIndex
-        self.channel = channel
         self.target = target
         self.payload = payload
         self.signingKeyID = signingKeyID

@@ -10,7 +10,8 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var actionIndex: Int
     public var channel: DeliveryChannel
     public var target: String
-    public var payload: JSONValue
+    /// What it sends; nil when the stored payload lacks what its channel needs.
+    public var payload: DeliveryPayload?
     public var signingKeyID: String?
     public var idempotencyKey: String
     public var state: DeliveryState

@@ -45,7 +45,7 @@ extension PostgresDeliveryRepository {
         bindings.append(planned.map(\.actionIndex))
         bindings.append(planned.map(\.channel.rawValue))
         bindings.append(planned.map(\.target))
-        bindings.append(planned.map(\.payload.jsonText))
+        bindings.append(planned.map(\.payload.json.jsonText))
         bindings.append(planned.map { $0.signingKeyID ?? "" })
         bindings.append(DeliverJob.argumentName)
         bindings.append(DeliverJob.uniqueKeyPrefix)

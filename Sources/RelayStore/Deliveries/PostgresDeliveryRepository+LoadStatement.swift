@@ -24,7 +24,7 @@ extension PostgresDeliveryRepository {
         let delivered: Date? = try cells.next(), kind: String = try cells.next(), scheduleBase: Int = try cells.next()
         return DeliveryRecord(
             id: id, itemEventID: eventID, entrupyID: entrupyID, rule: rule, actionIndex: index,
-            channel: channel, target: target, payload: JSONValue(jsonText: payload) ?? .null,
+            channel: channel, target: target, payload: JSONValue(jsonText: payload).flatMap { DeliveryPayload(stored: $0, channel: channel) },
             signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
             lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind)
     }

@@ -15,19 +15,15 @@ public struct CallbackDeliverer: Sendable {
     }
 
     public func deliver(_ delivery: DeliveryRecord) async -> AttemptReport {
-        let payload = delivery.payload
-        guard let url = payload["url"]?.stringValue, let body = payload["body"]?.stringValue else {
-            return AttemptReport(result: .permanent, error: "stored webhook payload is incomplete (url, body)")
+        guard case .webhook(let payload) = delivery.payload else {
+            return AttemptReport(result: .permanent, error: "stored webhook payload is incomplete (\(DeliveryPayload.required(for: .webhook)))")
         }
         guard let keyID = delivery.signingKeyID, let secret = rules.current.signingKeys[keyID] else {
             // The rules file no longer has this secret: a reload that restores it lets the retries succeed.
             return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force")
         }
-        let headers: [(name: String, value: String)] = (payload["headers"]?.arrayValue ?? []).compactMap { pair in
-            guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else { return nil }
-            return (name, value)
-        }
-        let request = CallbackRequest(url: url, body: Array(body.utf8), messageID: delivery.idempotencyKey, secret: secret, headers: headers)
+        let request = CallbackRequest(url: payload.url, body: Array(payload.body.utf8), messageID: delivery.idempotencyKey, secret: secret,
+                                      headers: payload.headers.map { ($0.name, $0.value) })
         let response: CallbackResponse
         do {
             response = try await sender.send(request)

@@ -85,7 +85,7 @@ public struct DeliveryHandler: JobHandler {
         switch delivery.channel {
         case .email: return "smtp"
         case .webhook:
-            let url = delivery.payload["url"]?.stringValue ?? delivery.target
+            let url = if case .webhook(let webhook) = delivery.payload { webhook.url } else { delivery.target }
             return "http:" + (URLComponents(string: url)?.host?.lowercased() ?? url)
         }
     }

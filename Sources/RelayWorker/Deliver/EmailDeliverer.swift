@@ -12,17 +12,15 @@ public struct EmailDeliverer: Sendable {
     }
 
     public func message(for delivery: DeliveryRecord) -> MIMEMessage? {
-        let payload = delivery.payload
-        guard let recipients = payload["to"]?.arrayValue?.compactMap(\.stringValue), !recipients.isEmpty,
-              let subject = payload["subject"]?.stringValue, let text = payload["text"]?.stringValue else { return nil }
-        return MIMEMessage(from: client.configuration.from, to: recipients, subject: subject, text: text,
-                           html: payload["html"]?.stringValue, date: delivery.createdAt,
+        guard case .email(let email) = delivery.payload else { return nil }
+        return MIMEMessage(from: client.configuration.from, to: email.to, subject: email.subject, text: email.text,
+                           html: email.html, date: delivery.createdAt,
                            messageID: "\(delivery.idempotencyKey)@\(client.configuration.fromDomain)")
     }
 
     public func deliver(_ delivery: DeliveryRecord) async -> AttemptReport {
         guard let message = message(for: delivery) else {
-            return AttemptReport(result: .permanent, error: "stored email payload is incomplete (to, subject, text)")
+            return AttemptReport(result: .permanent, error: "stored email payload is incomplete (\(DeliveryPayload.required(for: .email)))")
         }
         do {
             let reply = try await client.send(message)

@@ -7,7 +7,7 @@ import Foundation
 struct MemoryDeliveries: DeliveryQueries {
     static let record = DeliveryRecord(
         id: 1, itemEventID: 1, entrupyID: "E1", rule: "notify", actionIndex: 0, channel: .webhook,
-        target: "https://example.com/hook", payload: .object([:]), signingKeyID: nil, idempotencyKey: "k1", state: .dead,
+        target: "https://example.com/hook", payload: nil, signingKeyID: nil, idempotencyKey: "k1", state: .dead,
         attempts: 3, scheduleBase: 0, lastError: "HTTP 500", nextAttemptAt: nil,
         createdAt: Date(timeIntervalSince1970: 1_763_000_000), deliveredAt: nil, transition: "result.final")
 
