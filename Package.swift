@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 "RelayCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -184,7 +185,6 @@ let package = Package(
             dependencies: [
                 "RelayCore",
                 "RelayRuntime",
-                "RelayStore",
                 "EntrupyAPI",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "RelayHTTPTests",
             dependencies: [
-                "RelayHTTP", "RelayCore", "RelayStore",
+                "RelayHTTP", "RelayCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import RelayCore
 import Foundation
 import RelayHTTP
 import RelayStore

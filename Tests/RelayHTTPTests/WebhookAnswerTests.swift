@@ -1,7 +1,7 @@
+import RelayCore
 import Foundation
 import Testing
 @testable import RelayHTTP
-import RelayStore
 
 @Suite("The receiver's answer")
 struct WebhookAnswerTests {

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import RelayCore
-import RelayStore
 
 /// `/v1/deliveries`: the outbox, newest first, and a retry that keeps the idempotency key.
 public struct DeliveriesAPIController: Sendable {

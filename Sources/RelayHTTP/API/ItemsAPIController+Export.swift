@@ -4,7 +4,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import RelayCore
-import RelayStore
 
 extension ItemsAPIController {
     static let exportColumns = ["entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "category", "username",

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import RelayCore
-import RelayStore
 
 /// `/v1/items`: search, one item with its whole history, a re-fetch on demand, and import of an unseen item.
 public struct ItemsAPIController: Sendable {

@@ -4,7 +4,6 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import RelayCore
-import RelayStore
 
 /// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,
 /// have Entrupy sign the SDK's authorization request, remember the user's Entrupy username
@@ -68,7 +67,7 @@ public struct SDKAuthorizeController: Sendable {
                                                  firstName: input.firstName, lastName: input.lastName, conflict: result.conflict))
         } catch {
             // Entrupy signed, but without the username stored support could not find the user's items: ask for a retry.
-            context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(StoreError.describe(error))"])
+            context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(StoreFailure.describe(error))"])
             throw APIError(.serviceUnavailable, "the user could not be recorded; retry later", headers: [.retryAfter: "5"])
         }
         context.logger.info("sdk user authorized", metadata: [

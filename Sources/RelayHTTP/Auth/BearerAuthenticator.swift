@@ -4,7 +4,6 @@ import HTTPTypes
 import Logging
 import Metrics
 import RelayCore
-import RelayStore
 import RelayRuntime
 
 /// Checks `Authorization: Bearer <token>` (for `BearerAuthMiddleware`, on every `/v1` route):

@@ -1,5 +1,5 @@
+import RelayCore
 import Hummingbird
-import RelayStore
 
 /// On the console's signed-in pages: the session from its cookie, put in the context (and
 /// its caller, for the routes' permissions); without one, a redirect to the sign-in page.

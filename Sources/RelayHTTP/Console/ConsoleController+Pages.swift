@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import RelayCore
-import RelayStore
 
 extension ConsoleController {
     /// Fixed notices for the redirect after an action (never text taken from the URL).

@@ -5,7 +5,6 @@ import Logging
 import Mustache
 import NIOCore
 import RelayCore
-import RelayStore
 
 /// `/console`: server-rendered pages for support staff. Sign in with an API token; the
 /// session lives in an HTTP-only, SameSite=Strict cookie; every form carries a CSRF token

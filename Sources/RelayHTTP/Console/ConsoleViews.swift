@@ -1,6 +1,5 @@
 import Foundation
 import RelayCore
-import RelayStore
 
 /// Turns records into the plain dictionaries the console's templates read (pure).
 enum ConsoleViews {

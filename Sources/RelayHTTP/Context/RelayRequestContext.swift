@@ -1,7 +1,7 @@
+import RelayCore
 import Hummingbird
 import Logging
 import NIOCore
-import RelayStore
 
 /// The request context of every route: Hummingbird's core storage plus the TCP peer
 /// (for trusted-proxy resolution) and the request ID used in logs and responses.

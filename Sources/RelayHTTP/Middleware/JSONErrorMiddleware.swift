@@ -1,9 +1,9 @@
+import RelayCore
 import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
-import RelayStore
 
 /// Makes every failure a JSON `APIError`: unknown routes, Hummingbird's own errors (wrong
 /// method, body too large) and anything unexpected, which becomes a logged 500 whose body
@@ -27,7 +27,7 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error.apiError
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, Self.defaultMessage(for: error.status))
-        } catch where StoreError.isStatementTimeout(error) {
+        } catch where StoreFailure.isStatementTimeout(error) {
             // API_STATEMENT_TIMEOUT_MS: the server's limit, not the caller's mistake, but not a fault either.
             context.logger.warning("a statement ran past its timeout", metadata: ["path": "\(request.uri.path)"])
             var headers = HTTPFields()

@@ -1,9 +1,7 @@
-import RelayStore
+import RelayCore
 
 /// Calls per window for one token on one route, across every replica.
 public protocol CallerRate: Sendable {
     /// Counts a call; nil, or how long until the token may call again.
     func take(tokenID: Int64) async throws -> Duration?
 }
-
-extension PostgresCallerRate: CallerRate {}

@@ -1,4 +1,4 @@
-import RelayStore
+import RelayCore
 
 /// The console's signed-in sessions.
 public protocol ConsoleSessionStore: Sendable {
@@ -6,5 +6,3 @@ public protocol ConsoleSessionStore: Sendable {
     func find(_ id: String) async throws -> ConsoleSession?
     func delete(_ id: String) async throws
 }
-
-extension PostgresSessionRepository: ConsoleSessionStore {}

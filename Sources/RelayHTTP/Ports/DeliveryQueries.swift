@@ -1,5 +1,4 @@
 import RelayCore
-import RelayStore
 
 /// What the query API and the console read and do with deliveries.
 public protocol DeliveryQueries: Sendable {
@@ -7,5 +6,3 @@ public protocol DeliveryQueries: Sendable {
     func delivery(id: Int64) async throws -> DeliveryRecord?
     func retry(id: Int64) async throws -> DeliveryRetryResult
 }
-
-extension PostgresDeliveryRepository: DeliveryQueries {}

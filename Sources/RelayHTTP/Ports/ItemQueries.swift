@@ -1,5 +1,4 @@
 import RelayCore
-import RelayStore
 
 /// What the query API and the console read and ask about items (PostgreSQL in service,
 /// an in-memory double in the router tests).
@@ -11,5 +10,3 @@ public protocol ItemQueries: Sendable {
     /// Queues a fetch of the item now; nil when one is already queued.
     @discardableResult func queueRefetch(entrupyID: String, source: ReconcileSource) async throws -> Int64?
 }
-
-extension PostgresItemRepository: ItemQueries {}

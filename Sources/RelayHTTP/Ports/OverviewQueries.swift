@@ -1,8 +1,6 @@
-import RelayStore
+import RelayCore
 
 /// The console overview's numbers (PostgreSQL in service).
 public protocol OverviewQueries: Sendable {
     func overview(days: Int) async throws -> Overview
 }
-
-extension PostgresOverviewRepository: OverviewQueries {}

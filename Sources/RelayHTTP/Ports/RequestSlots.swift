@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// Requests under way per token, across every replica (`API_TOKEN_CONCURRENCY`).
 public protocol RequestSlots: Sendable {
@@ -7,8 +7,6 @@ public protocol RequestSlots: Sendable {
     func take(tokenID: Int64, limit: Int) async throws -> Date?
     func give(tokenID: Int64, stamp: Date) async
 }
-
-extension PostgresRequestSlots: RequestSlots {}
 
 /// One process's count (router tests, tools without a database).
 public final class MemoryRequestSlots: RequestSlots {

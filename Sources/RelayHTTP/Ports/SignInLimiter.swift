@@ -1,5 +1,4 @@
 import RelayCore
-import RelayStore
 
 /// Failed sign-ins per client address, across every replica (`AUTH_FAILURE_LIMIT` per
 /// `AUTH_FAILURE_WINDOW_SECONDS`).
@@ -7,8 +6,6 @@ public protocol SignInLimiter: Sendable {
     /// Records a failure from `client`; returns how long it must wait once over the limit.
     func recordFailure(_ client: String) async throws -> Duration?
 }
-
-extension PostgresSignInLimiter: SignInLimiter {}
 
 extension FailedAttemptLimiter: SignInLimiter {
     public func recordFailure(_ client: String) async throws -> Duration? {

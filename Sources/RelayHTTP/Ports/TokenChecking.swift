@@ -1,8 +1,6 @@
-import RelayStore
+import RelayCore
 
 /// Who a bearer token acts for: nil for an unknown or revoked token.
 public protocol TokenChecking: Sendable {
     func authenticate(_ token: String) async throws -> Caller?
 }
-
-extension PostgresTokenRepository: TokenChecking {}

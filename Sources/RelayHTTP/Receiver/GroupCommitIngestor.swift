@@ -3,7 +3,6 @@ import Logging
 import Metrics
 import RelayCore
 import RelayRuntime
-import RelayStore
 import ServiceLifecycle
 import Synchronization
 
@@ -70,7 +69,7 @@ public final class GroupCommitIngestor: Service, Sendable {
                     state.queue.append(ticket)
                     return (state.idleWriters.popLast(), false)
                 }
-                if refused { continuation.resume(throwing: StoreError.shuttingDown) }
+                if refused { continuation.resume(throwing: IngestorStopped()) }
                 writer?.resume()
             }
         } onCancel: {
@@ -101,7 +100,7 @@ public final class GroupCommitIngestor: Service, Sendable {
             state.stopped = true
             return Array(state.waiting.keys)
         }
-        answer(leftovers, with: .failure(StoreError.shuttingDown))
+        answer(leftovers, with: .failure(IngestorStopped()))
     }
 
     /// Removes the tickets still waiting and resumes each with `result` (outside the lock).
@@ -147,7 +146,7 @@ public final class GroupCommitIngestor: Service, Sendable {
             } catch {
                 commitFailures.increment()
                 logger.error("storing webhook batch failed", metadata: [
-                    "batch_size": "\(batch.count)", "error": "\(StoreError.describe(error))",
+                    "batch_size": "\(batch.count)", "error": "\(StoreFailure.describe(error))",
                 ])
                 answer(tickets, with: .failure(error))
             }

@@ -5,7 +5,6 @@ import Logging
 import NIOCore
 import RelayCore
 import RelayRuntime
-import RelayStore
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.
 /// Nothing unverified is stored; nothing verified is dropped; 2xx only after the commit.
@@ -119,7 +118,7 @@ public struct WebhookController: Sendable {
             result = try await ingestor.ingest(event)
         } catch {
             metrics.record(.unavailable, since: start)
-            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreError.describe(error))"])
+            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreFailure.describe(error))"])
             var retry = HTTPFields()
             retry[.retryAfter] = String(retryAfterSeconds)
             throw APIError(.serviceUnavailable, "the event could not be stored; retry later", headers: retry)

@@ -1,3 +1,4 @@
+import RelayCore
 import RelayQueue
 
 /// `reconcile_item {entrupy_id | customer_item_id, source}`: a re-fetch asked for by the

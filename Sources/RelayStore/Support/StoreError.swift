@@ -4,13 +4,10 @@ import RelayDatabase
 public enum StoreError: Error, CustomStringConvertible {
     /// The database answered a batch without a row for one of its events (should not happen).
     case missingResult
-    /// The ingestor is shutting down and accepts nothing more.
-    case shuttingDown
 
     public var description: String {
         switch self {
         case .missingResult: "the database returned no row for a stored event"
-        case .shuttingDown: "the service is shutting down"
         }
     }
 

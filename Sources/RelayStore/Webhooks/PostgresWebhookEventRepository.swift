@@ -9,7 +9,7 @@ import RelayQueue
 /// (`WebhookEventState`). A whole batch is one statement (and so one transaction and one
 /// commit): new events, their jobs (through the queue's `enqueueText`), and duplicate
 /// counts together.
-public struct PostgresWebhookEventRepository: WebhookEventRepository {
+public struct PostgresWebhookEventRepository: Sendable {
 
     let client: PostgresClient
     let logger: Logger

@@ -1,7 +1,6 @@
 import Foundation
 @testable import RelayCore
 @testable import RelayHTTP
-@testable import RelayStore
 
 /// One dead delivery, `1`, for item `E1`.
 struct MemoryDeliveries: DeliveryQueries {

@@ -1,7 +1,6 @@
 import Foundation
 @testable import RelayCore
 @testable import RelayHTTP
-@testable import RelayStore
 
 /// One received webhook.
 struct MemoryEvents: WebhookEventQueries {

@@ -1,7 +1,6 @@
 import Foundation
 @testable import RelayCore
 @testable import RelayHTTP
-@testable import RelayStore
 import Synchronization
 
 /// Items in memory: one item `E1` (customer item `C1`) with a webhook and a delivery.

@@ -1,6 +1,5 @@
 @testable import RelayCore
 @testable import RelayHTTP
-@testable import RelayStore
 import Synchronization
 
 /// Console sessions in memory: `session-<role>` with the CSRF token `csrf-<role>`.

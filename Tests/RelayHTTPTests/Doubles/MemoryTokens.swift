@@ -1,6 +1,5 @@
 @testable import RelayCore
 @testable import RelayHTTP
-@testable import RelayStore
 
 /// A token per role: `admin-token`, `support-token`, `consumer-token`.
 struct MemoryTokens: TokenChecking {

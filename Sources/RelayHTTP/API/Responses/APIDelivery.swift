@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// A delivery as lists show it; the payload is left out (it can be large).
 public struct APIDelivery: Encodable, Sendable {

@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// One recorded attempt at a delivery.
 public struct APIDeliveryAttempt: Encodable, Sendable {

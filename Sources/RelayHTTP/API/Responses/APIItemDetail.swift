@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// `GET /v1/items/{id}`: the item's fields, then its whole history. `webhooks` and
 /// `deliveries` are left out for readers that may not see them.

@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// An item as search results list it (every key present, `null` when unknown).
 public struct APIItemSummary: Encodable, Sendable {

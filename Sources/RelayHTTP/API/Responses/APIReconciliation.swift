@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// One fetch of an item: why, and what it changed.
 public struct APIReconciliation: Encodable, Sendable {

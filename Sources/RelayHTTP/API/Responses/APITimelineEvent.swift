@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// One line of an item's merged timeline.
 public struct APITimelineEvent: Encodable, Sendable {

@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// One transition in an item's history.
 public struct APITransition: Encodable, Sendable {

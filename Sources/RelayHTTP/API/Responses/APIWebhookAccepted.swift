@@ -1,6 +1,6 @@
+import RelayCore
 import Hummingbird
 import NIOCore
-import RelayStore
 
 /// The receiver's 200: the stored event's ID (the original's, for a duplicate).
 public struct APIWebhookAccepted: Encodable, Sendable {

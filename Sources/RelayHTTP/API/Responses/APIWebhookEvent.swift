@@ -1,5 +1,5 @@
+import RelayCore
 import Foundation
-import RelayStore
 
 /// A stored webhook's metadata (never its body).
 public struct APIWebhookEvent: Encodable, Sendable {

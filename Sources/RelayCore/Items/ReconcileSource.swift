@@ -17,7 +17,7 @@ public enum ReconcileSource: Sendable, Equatable {
         }
     }
 
-    var webhookEventID: Int64? {
+    public var webhookEventID: Int64? {
         if case .webhook(let id) = self { return id }
         return nil
     }

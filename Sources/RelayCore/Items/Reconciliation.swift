@@ -10,4 +10,13 @@ public struct Reconciliation: Sendable, Equatable {
     public var webhookEventID: Int64?
     /// Anything else worth saying (data that had to be cleaned to be stored).
     public var note: String? = nil
+
+    public init(at: Date, source: String, outcome: String, transitions: Int, webhookEventID: Int64? = nil, note: String? = nil) {
+        self.at = at
+        self.source = source
+        self.outcome = outcome
+        self.transitions = transitions
+        self.webhookEventID = webhookEventID
+        self.note = note
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 
 /// A verified webhook about to be stored: the exact bytes plus what was read from them.
 public struct NewWebhookEvent: Sendable {
@@ -21,7 +20,7 @@ public struct NewWebhookEvent: Sendable {
     }
 
     /// Headers as a JSON object text for the `jsonb` column.
-    var headersJSON: String {
+    public var headersJSON: String {
         JSONValue.object(headers.mapValues(JSONValue.string)).jsonText
     }
 }

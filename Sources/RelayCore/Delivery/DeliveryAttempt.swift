@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 
 /// One attempt at a delivery, as recorded.
 public struct DeliveryAttempt: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 
 /// An item with everything that happened to it: the webhooks received, each fetch
 /// (reconciliation), the transitions, and the deliveries with every attempt. `webhooks` and
@@ -22,6 +21,22 @@ public struct ItemDetail: Sendable {
     public var notes: [ItemNote] = []
     /// Other authentications with the same customer item ID, newest first.
     public var resubmissions: [ItemSummary] = []
+
+    public init(item: ItemSummary, model: String? = nil, certificateURL: String? = nil, firstSeenAt: Date, fetchedAt: Date, transitions: [TransitionEntry], reconciliations: [Reconciliation], webhooks: [WebhookEventRecord]? = nil, deliveries: [DeliveryHistory]? = nil, details: ItemDetails = ItemDetails(), submitter: Submitter? = nil, notes: [ItemNote] = [], resubmissions: [ItemSummary] = []) {
+        self.item = item
+        self.model = model
+        self.certificateURL = certificateURL
+        self.firstSeenAt = firstSeenAt
+        self.fetchedAt = fetchedAt
+        self.transitions = transitions
+        self.reconciliations = reconciliations
+        self.webhooks = webhooks
+        self.deliveries = deliveries
+        self.details = details
+        self.submitter = submitter
+        self.notes = notes
+        self.resubmissions = resubmissions
+    }
 
     public var entrupyID: String { item.entrupyID }
 

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// Storage of received webhooks. The receiver depends on this, not on SQL.
 public protocol WebhookEventRepository: Sendable {
     /// Stores a batch in one transaction: each new event with its reconcile job, each

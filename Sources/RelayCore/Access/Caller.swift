@@ -1,4 +1,3 @@
-import RelayCore
 
 /// Who a request acts for, once its token (or console session) checked out.
 public struct Caller: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 
 /// A stored webhook as `events list` and the query API show it (no body, no secrets).
 public struct WebhookEventRecord: Sendable, Equatable {

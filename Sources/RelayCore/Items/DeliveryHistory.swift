@@ -1,4 +1,3 @@
-import RelayCore
 
 /// A delivery with every attempt, as an item's detail shows it.
 public struct DeliveryHistory: Sendable, Equatable {

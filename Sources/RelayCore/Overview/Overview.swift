@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 
 /// The picture at a glance (the console's overview): the last `days` days, by UTC day.
 public struct Overview: Sendable, Equatable {

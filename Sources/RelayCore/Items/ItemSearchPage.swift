@@ -1,4 +1,3 @@
-import RelayCore
 
 /// One page of search results and how many match. The count is exact, except on a page that
 /// filters by username, customer item ID or SDK user, where it stops at 10,000

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A stored delivery.
+public struct DeliveryRecord: Sendable, Equatable {
+    public var id: Int64
+    public var itemEventID: Int64
+    public var entrupyID: String
+    public var rule: String
+    public var actionIndex: Int
+    public var channel: DeliveryChannel
+    public var target: String
+    /// What it sends; nil when the stored payload lacks what its channel needs.
+    public var payload: DeliveryPayload?
+    public var signingKeyID: String?
+    public var idempotencyKey: String
+    public var state: DeliveryState
+    /// Attempts made so far, across redrives.
+    public var attempts: Int
+    /// Attempts made before the latest redrive: the retry schedule counts from here.
+    public var scheduleBase: Int
+    public var lastError: String?
+    public var nextAttemptAt: Date?
+    public var createdAt: Date
+    public var deliveredAt: Date?
+    /// The transition that caused it.
+    public var transition: String
+
+    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String) {
+        self.id = id
+        self.itemEventID = itemEventID
+        self.entrupyID = entrupyID
+        self.rule = rule
+        self.actionIndex = actionIndex
+        self.channel = channel
+        self.target = target
+        self.payload = payload
+        self.signingKeyID = signingKeyID
+        self.idempotencyKey = idempotencyKey
+        self.state = state
+        self.attempts = attempts
+        self.scheduleBase = scheduleBase
+        self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
+        self.createdAt = createdAt
+        self.deliveredAt = deliveredAt
+        self.transition = transition
+    }
+}
