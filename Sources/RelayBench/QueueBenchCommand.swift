@@ -63,13 +63,7 @@ struct QueueBenchCommand: AsyncParsableCommand {
                     try await Task.sleep(for: .milliseconds(2))
                     continue
                 }
-                let rows = try await client.query("""
-                    SELECT EXISTS (SELECT 1 FROM jobs WHERE kind = 'noop' AND state IN ('available', 'retryable'))
-                        OR EXISTS (SELECT 1 FROM jobs WHERE kind = 'noop' AND state = 'running')
-                    """, logger: logger)
-                var left = true
-                for try await value in rows.decode(Bool.self) { left = value }
-                if !left { break }
+                if try await !PostgresJobQueue(client: client, logger: logger).hasUnfinished(kind: "noop") { break }
                 try await Task.sleep(for: .milliseconds(2))
             }
             let elapsed = ContinuousClock.now - start

@@ -36,9 +36,9 @@ extension PostgresJobQueue {
             let rows = try await client.query("""
                 WITH target AS (SELECT id, state FROM jobs WHERE id = \(id) FOR UPDATE),
                 updated AS (
-                    UPDATE jobs SET state = 'available', scheduled_at = now(), finished_at = NULL, crashes = 0,
+                    UPDATE jobs SET state = \(JobState.available), scheduled_at = now(), finished_at = NULL, crashes = 0,
                            lease_expires_at = NULL, max_attempts = greatest(max_attempts, attempt + 1)
-                    WHERE id = \(id) AND state IN ('dead', 'retryable', 'available')
+                    WHERE id = \(id) AND state = ANY(\([JobState.dead, .retryable, .available].map(\.rawValue))::text[])
                     RETURNING id),
                 woken AS (SELECT pg_notify(\(Self.channel), '') FROM updated)
                 SELECT target.state, (SELECT count(*) FROM updated)::int, (SELECT count(*) FROM woken)::int FROM target
@@ -58,10 +58,10 @@ extension PostgresJobQueue {
     public static func runNow(uniqueKey: String, on connection: PostgresConnection, logger: Logger) async throws -> JobState? {
         let rows = try await connection.query("""
             WITH target AS (
-                SELECT id, state FROM jobs WHERE unique_key = \(uniqueKey) AND state NOT IN ('completed', 'dead') FOR UPDATE),
+                SELECT id, state FROM jobs WHERE unique_key = \(uniqueKey) AND state <> ALL(\([JobState.completed, .dead].map(\.rawValue))::text[]) FOR UPDATE),
             moved AS (
                 UPDATE jobs SET scheduled_at = now() FROM target
-                WHERE jobs.id = target.id AND target.state IN ('available', 'retryable')
+                WHERE jobs.id = target.id AND target.state = ANY(\(JobState.claimable.map(\.rawValue))::text[])
                 RETURNING jobs.id),
             woken AS (SELECT pg_notify(\(channel), '') FROM moved)
             SELECT target.state, (SELECT count(*) FROM woken)::int FROM target

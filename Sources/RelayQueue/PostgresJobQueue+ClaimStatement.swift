@@ -15,7 +15,7 @@ extension PostgresJobQueue {
                    lease_expires_at = now() + $3::bigint * interval '1 millisecond'
             WHERE id IN (
                 SELECT id FROM jobs
-                WHERE state IN ('available', 'retryable') AND scheduled_at <= now() AND kind = ANY($4::text[])
+                WHERE state IN (\(JobState.claimable.map(\.sqlLiteral).joined(separator: ", "))) AND scheduled_at <= now() AND kind = ANY($4::text[])
                 ORDER BY scheduled_at, id
                 LIMIT $5::int
                 FOR UPDATE SKIP LOCKED)

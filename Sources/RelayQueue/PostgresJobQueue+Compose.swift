@@ -27,7 +27,7 @@ extension PostgresJobQueue {
         if let lease = leaseParameters {
             let leased = "\(lease.worker) IS NOT NULL AND row_number() OVER () <= \(lease.limit)"
             claim = (", state, attempt, leased_by, lease_expires_at",
-                     ", CASE WHEN \(leased) THEN '\(JobState.running.rawValue)' ELSE '\(JobState.available.rawValue)' END"
+                     ", CASE WHEN \(leased) THEN \(JobState.running.sqlLiteral) ELSE \(JobState.available.sqlLiteral) END"
                         + ", CASE WHEN \(leased) THEN 1 ELSE 0 END, CASE WHEN \(leased) THEN \(lease.worker) END"
                         + ", CASE WHEN \(leased) THEN clock_timestamp() + \(lease.milliseconds) * interval '1 millisecond' END")
         } else {
@@ -36,7 +36,7 @@ extension PostgresJobQueue {
         return ",\n\(name) AS (INSERT INTO jobs (kind, args, unique_key, max_attempts\(claim.columns)) SELECT \(kindParameter), args, unique_key, "
             + "greatest(1, \(maxAttemptsParameter))\(claim.values) FROM \(source) "
             // A job whose key is held by a live job (any state but completed or dead) is not enqueued again.
-            + "ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN ('completed', 'dead') DO NOTHING "
+            + "ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN (\(JobState.finishedSQL)) DO NOTHING "
             + "RETURNING id, args, leased_by)\n"
     }
 

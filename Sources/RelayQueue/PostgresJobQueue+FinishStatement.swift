@@ -24,23 +24,23 @@ extension PostgresJobQueue {
                                AS i (id, attempt, action, delay_ms, error))\(records),
                 decided AS (
                     SELECT i.*, CASE
-                        WHEN i.action = 'complete' THEN 'completed'
-                        WHEN i.action = 'discard' OR (i.action = 'retry' AND j.attempt >= j.max_attempts) THEN 'dead'
-                        ELSE 'retryable' END AS next_state
+                        WHEN i.action = 'complete' THEN \(JobState.completed.sqlLiteral)
+                        WHEN i.action = 'discard' OR (i.action = 'retry' AND j.attempt >= j.max_attempts) THEN \(JobState.dead.sqlLiteral)
+                        ELSE \(JobState.retryable.sqlLiteral) END AS next_state
                     FROM input i JOIN jobs j ON j.id = i.id),
                 updated AS (
                     UPDATE jobs j SET
                         state = d.next_state,
                         attempt = CASE WHEN d.action = 'snooze' THEN greatest(j.attempt - 1, 0) ELSE j.attempt END,
-                        finished_at = CASE WHEN d.next_state = 'retryable' THEN NULL ELSE now() END,
-                        scheduled_at = CASE WHEN d.next_state = 'retryable' THEN now() + d.delay_ms * interval '1 millisecond'
+                        finished_at = CASE WHEN d.next_state = \(JobState.retryable.sqlLiteral) THEN NULL ELSE now() END,
+                        scheduled_at = CASE WHEN d.next_state = \(JobState.retryable.sqlLiteral) THEN now() + d.delay_ms * interval '1 millisecond'
                                             ELSE j.scheduled_at END,
                         lease_expires_at = NULL,
                         errors = CASE WHEN d.error = '' THEN j.errors ELSE j.errors || jsonb_build_array(jsonb_build_object(
                             'at', now(), 'attempt', j.attempt, 'worker', j.leased_by, 'error', d.error,
-                            'retry_in_ms', CASE WHEN d.next_state = 'retryable' THEN d.delay_ms END)) END
+                            'retry_in_ms', CASE WHEN d.next_state = \(JobState.retryable.sqlLiteral) THEN d.delay_ms END)) END
                     FROM decided d
-                    WHERE j.id = d.id AND j.attempt = d.attempt AND j.state = 'running'\(waitForRecords) AND j.leased_by = $6::text
+                    WHERE j.id = d.id AND j.attempt = d.attempt AND j.state = \(JobState.running.sqlLiteral)\(waitForRecords) AND j.leased_by = $6::text
                     RETURNING j.id, j.state)
                 SELECT id, state FROM updated
                 """

@@ -25,18 +25,18 @@ extension PostgresJobQueue {
             WITH rescued AS (
                 UPDATE jobs SET
                     crashes = crashes + 1,
-                    state = CASE WHEN crashes + 1 >= \(limit) OR attempt >= max_attempts THEN 'dead' ELSE 'retryable' END,
+                    state = CASE WHEN crashes + 1 >= \(limit) OR attempt >= max_attempts THEN \(JobState.dead) ELSE \(JobState.retryable) END,
                     finished_at = CASE WHEN crashes + 1 >= \(limit) OR attempt >= max_attempts THEN now() END,
                     scheduled_at = now(), lease_expires_at = NULL,
                     errors = errors || jsonb_build_array(jsonb_build_object('at', now(), 'attempt', attempt, 'worker', leased_by,
                         'error', CASE WHEN crashes + 1 >= \(limit)
                                       THEN 'worker died while running it ' || (crashes + 1) || ' times'
                                       ELSE 'lease expired: the worker stopped renewing it' END))
-                WHERE state = 'running' AND lease_expires_at < now()
+                WHERE state = \(JobState.running) AND lease_expires_at < now()
                 RETURNING state),
             counted AS (
-                SELECT count(*) FILTER (WHERE state = 'retryable')::int AS retried,
-                       count(*) FILTER (WHERE state = 'dead')::int AS dead FROM rescued),
+                SELECT count(*) FILTER (WHERE state = \(JobState.retryable))::int AS retried,
+                       count(*) FILTER (WHERE state = \(JobState.dead))::int AS dead FROM rescued),
             woken AS (SELECT pg_notify(\(Self.channel), '') FROM counted WHERE retried > 0)
             SELECT retried, dead FROM counted, (SELECT count(*) FROM woken) AS notified
             """, logger: logger)
@@ -50,8 +50,8 @@ extension PostgresJobQueue {
         let rows = try await client.query("""
             WITH gone AS (
                 DELETE FROM jobs WHERE
-                    (state = 'completed' AND finished_at < now() - \(completed.milliseconds) * interval '1 millisecond')
-                 OR (state = 'dead' AND finished_at < now() - \(dead.milliseconds) * interval '1 millisecond')
+                    (state = \(JobState.completed) AND finished_at < now() - \(completed.milliseconds) * interval '1 millisecond')
+                 OR (state = \(JobState.dead) AND finished_at < now() - \(dead.milliseconds) * interval '1 millisecond')
                 RETURNING 1)
             SELECT count(*)::int FROM gone
             """, logger: logger)
@@ -70,14 +70,25 @@ extension PostgresJobQueue {
         return 0
     }
 
+    /// Whether a job of `kind` is still waiting or running (a benchmark's "drained yet?"),
+    /// read through the partial indexes on claimable and running jobs.
+    public func hasUnfinished(kind: String) async throws -> Bool {
+        let rows = try await client.query("""
+            SELECT EXISTS (SELECT 1 FROM jobs WHERE kind = \(kind) AND state = ANY(\(JobState.claimable.map(\.rawValue))::text[]))
+                OR EXISTS (SELECT 1 FROM jobs WHERE kind = \(kind) AND state = \(JobState.running))
+            """, logger: logger)
+        for try await value in rows.decode(Bool.self) { return value }
+        return false
+    }
+
     public func stats() async throws -> QueueStats {
         let rows = try await client.query("""
-            SELECT count(*) FILTER (WHERE state IN ('available', 'retryable') AND scheduled_at <= now())::int,
+            SELECT count(*) FILTER (WHERE state = ANY(\(JobState.claimable.map(\.rawValue))::text[]) AND scheduled_at <= now())::int,
                    coalesce(extract(epoch FROM now() - min(scheduled_at) FILTER (
-                       WHERE state IN ('available', 'retryable') AND scheduled_at <= now())), 0)::float8,
-                   count(*) FILTER (WHERE state = 'running')::int,
-                   count(*) FILTER (WHERE state = 'dead')::int
-            FROM jobs WHERE state IN ('available', 'retryable', 'running', 'dead')
+                       WHERE state = ANY(\(JobState.claimable.map(\.rawValue))::text[]) AND scheduled_at <= now())), 0)::float8,
+                   count(*) FILTER (WHERE state = \(JobState.running))::int,
+                   count(*) FILTER (WHERE state = \(JobState.dead))::int
+            FROM jobs WHERE state = ANY(\([JobState.available, .retryable, .running, .dead].map(\.rawValue))::text[])
             """, logger: logger)
         for try await (available, oldest, running, dead) in rows.decode((Int, Double, Int, Int).self) {
             return QueueStats(available: available, oldestAvailableSeconds: oldest, running: running, dead: dead)

@@ -44,7 +44,7 @@ public struct PostgresJobQueue: Sendable {
                             \(jobs.map(\.runAfter.milliseconds))::bigint[], \(jobs.map(\.maxAttempts))::int[])
                      WITH ORDINALITY AS input (kind, args, unique_key, delay_ms, max_attempts, position)
                 ORDER BY position
-                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN ('completed', 'dead') DO NOTHING
+                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN (\(unescaped: JobState.finishedSQL)) DO NOTHING
                 RETURNING id),
             woken AS (SELECT pg_notify(\(channel), '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row)
             SELECT id FROM inserted, (SELECT count(*) FROM woken) AS notified ORDER BY id

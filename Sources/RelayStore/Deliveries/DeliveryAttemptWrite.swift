@@ -31,11 +31,11 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                 AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker)),
             \(name)_updated AS (
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
-                       next_attempt_at = CASE WHEN i.outcome = 'failed' THEN now() + i.retry_ms * interval '1 millisecond' END,
-                       delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE d.delivered_at END,
+                       next_attempt_at = CASE WHEN i.outcome = \(DeliveryState.failed.sqlLiteral) THEN now() + i.retry_ms * interval '1 millisecond' END,
+                       delivered_at = CASE WHEN i.outcome = \(DeliveryState.delivered.sqlLiteral) THEN now() ELSE d.delivered_at END,
                        updated_at = now()
                 FROM \(name)_input i
-                WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.state IN ('pending', 'failed')
+                WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))
                 RETURNING d.id),
             \(name) AS (
                 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,

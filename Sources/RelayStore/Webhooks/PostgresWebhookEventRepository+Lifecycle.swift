@@ -34,11 +34,11 @@ extension PostgresWebhookEventRepository {
     static func markReconciledText(event: String, entrupyID: String, covering: String, gate: String) -> String {
         """
         ,
-        marked AS (UPDATE webhook_events SET state = 'processed', processed_at = now(), last_error = NULL,
+        marked AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL,
                           entrupy_id = coalesce(entrupy_id, \(entrupyID))
                    WHERE id = \(event) AND EXISTS (SELECT FROM \(gate)) RETURNING id),
-        covered AS (UPDATE webhook_events SET state = 'processed', processed_at = now(), last_error = NULL
-                    WHERE \(covering) IS NOT NULL AND entrupy_id = \(entrupyID) AND state = 'queued' AND received_at <= \(covering)
+        covered AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL
+                    WHERE \(covering) IS NOT NULL AND entrupy_id = \(entrupyID) AND state = \(WebhookEventState.queued.sqlLiteral) AND received_at <= \(covering)
                           AND EXISTS (SELECT FROM \(gate))
                           -- Not the event marked above: one statement must not update a row twice.
                           AND id IS DISTINCT FROM \(event)

@@ -48,12 +48,12 @@ extension PostgresWebhookEventRepository {
                 ORDER BY position -- IDs follow the batch's order of reception
                 ON CONFLICT (dedup_key) DO UPDATE
                     SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
-                        state = CASE WHEN w.state = 'failed' THEN 'queued' ELSE w.state END
+                        state = CASE WHEN w.state = \(WebhookEventState.failed.sqlLiteral) THEN \(WebhookEventState.queued.sqlLiteral) ELSE w.state END
                 RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
             to_queue AS (
-                SELECT jsonb_build_object($16::text, id) AS args, $17::text || id AS unique_key FROM upserted WHERE state = 'queued')
+                SELECT jsonb_build_object($16::text, id) AS args, $17::text || id AS unique_key FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
             """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$18::text", maxAttemptsParameter: "$19::int",
                                                  from: "to_queue")
             + "SELECT id, dedup_key, inserted FROM upserted"
