@@ -14,6 +14,9 @@ public enum ISODate {
 
     public static func parse(_ text: String) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
+        // ISO 8601 dates are ASCII. Foundation's formatter traps on text holding characters
+        // longer in UTF-8 than in UTF-16 (as its DateFormatter does): never hand it one.
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         let full = ISO8601DateFormatter()
         full.formatOptions = [.withInternetDateTime]
         if let date = full.date(from: text) { return date }
