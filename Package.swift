@@ -345,7 +345,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayWorkerTests",
-            dependencies: ["RelayWorker", "RelayNotify"],
+            dependencies: ["RelayWorker", "RelayNotify", "RelayCore", "RelayRules", "RelayStore", "RelayQueue", "RelayRuntime",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Settings and logging as the app reads them; no server.

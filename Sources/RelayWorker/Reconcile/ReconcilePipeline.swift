@@ -34,13 +34,13 @@ public struct ReconcilePipeline: Sendable {
         }
     }
 
-    let api: EntrupyAPIClient
-    let store: PostgresReconcileStore
+    let api: any ItemSource
+    let store: any ReconcileStoring
     /// The rules in force; nil sends nothing (transitions are still recorded).
     let rules: RulesStore?
     let logger: Logger
 
-    public init(api: EntrupyAPIClient, store: PostgresReconcileStore, rules: RulesStore?, logger: Logger) {
+    public init(api: any ItemSource, store: any ReconcileStoring, rules: RulesStore?, logger: Logger) {
         self.api = api
         self.store = store
         self.rules = rules

@@ -1,0 +1,9 @@
+import EntrupyAPI
+import RelayStore
+import RelayWorker
+
+// The Entrupy API client and the PostgreSQL store serve the worker's ports. Declared here,
+// where they are wired, so the pipeline's decisions can be tested on doubles.
+
+extension EntrupyAPIClient: ItemSource {}
+extension PostgresReconcileStore: ReconcileStoring {}

@@ -1,0 +1,19 @@
+import Foundation
+import RelayCore
+import RelayQueue
+import RelayStore
+
+/// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in
+/// RelayApp): the clock that orders answers, the stored states, the submitter's own ID, and
+/// the commit, a compare-and-swap on the state the change was computed against.
+public protocol ReconcileStoring: Sendable {
+    /// The database's clock: answers are ordered by it.
+    func clock() async throws -> Date
+    func state(of entrupyID: String) async throws -> StoredItemState?
+    func states(of entrupyIDs: [String]) async throws -> [String: StoredItemState]
+    /// The organisation's own ID for an Entrupy username, for notifications.
+    func uniqueUserID(username: String) async throws -> String?
+    /// Stores `change`, or answers nil (writing nothing) when the item is no longer stored as
+    /// `change.basedOn` says.
+    func commit(_ change: ReconcileChange, lease: JobLease?) async throws -> ApplyResult?
+}
