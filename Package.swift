@@ -338,6 +338,12 @@ let package = Package(
             dependencies: ["RelayCore", "RelayNotify"],
             swiftSettings: swiftSettings
         ),
+        // The stores' statements as text and bindings; no server (their behaviour is tested against PostgreSQL in RelayIntegrationTests).
+        .testTarget(
+            name: "RelayStoreTests",
+            dependencies: ["RelayStore", "RelayCore", "RelayDatabase", "RelayQueue"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RelayQueueTests",
             dependencies: ["RelayQueue"],

@@ -1,3 +1,4 @@
+import RelayDatabase
 import PostgresNIO
 
 /// A write that belongs with a job's outcome (River's `JobCompleteTx`): it becomes a CTE of
@@ -13,17 +14,17 @@ public protocol JobRecordWrite: Sendable {
     /// The text of `, name AS (...)`: a data-modifying CTE that writes a batch, with a
     /// `RETURNING` clause (the finishing statement reads it so that it runs before the jobs
     /// are updated; what it returns does not matter). Earlier CTEs it adds must start with
-    /// `name`. The batch's values are the statement's parameters from `$firstParameter` on,
-    /// in the order `appendBindings` appends them.
-    static func writeText(named name: String, firstParameter: Int) -> String
+    /// `name`. Its parameters are named and start with `name` too (`:record_ids`), so they
+    /// never meet the finishing statement's own.
+    static func writeText(named name: String) -> String
 
-    /// Appends the batch's values for `writeText`'s parameters.
-    static func appendBindings(_ batch: [Self], to bindings: inout PostgresBindings)
+    /// Sets the batch's values for `writeText`'s parameters.
+    static func setValues(_ batch: [Self], named name: String, in values: inout NamedBindings)
 }
 
 /// The records of a finishing batch that carries none: no CTE, no parameter.
 struct NoJobRecord: JobRecordWrite {
     static let recordName = "none"
-    static func writeText(named name: String, firstParameter: Int) -> String { "" }
-    static func appendBindings(_ batch: [NoJobRecord], to bindings: inout PostgresBindings) {}
+    static func writeText(named name: String) -> String { "" }
+    static func setValues(_ batch: [NoJobRecord], named name: String, in values: inout NamedBindings) {}
 }

@@ -6,12 +6,12 @@ extension PostgresJobQueue {
     /// (columns `args jsonb`, `unique_key text`), for a caller whose one statement must write
     /// its rows and their jobs together (the receiver's batch, a reconcile's deliveries). The
     /// kind and the maximum attempts are the statement's parameters `kindParameter` and
-    /// `maxAttemptsParameter` ("$9::text", say), so the text never changes and the caller can
+    /// `maxAttemptsParameter` (":job_kind::text", say: a named parameter, see `NamedSQL`), so the text never changes and the caller can
     /// prepare it. The queue stays the only code that writes `jobs` rows. The CTE returns each
     /// new job's `id`, `args` and `leased_by`.
     ///
     /// With `leaseParameters` (a worker's ID as text, a lease in milliseconds as bigint and a
-    /// limit as int, "$13::text", "$14::int8" and "$15::int"; see `JobLease`), up to `limit` jobs
+    /// limit as int, ":lease_worker::text", ":lease_milliseconds::int8" and ":lease_limit::int"; see `JobLease`), up to `limit` jobs
     /// are inserted already claimed by that worker, in their first attempt, when the worker
     /// parameter is not NULL; read them back with `leasedJobs`. The others are available. The
     /// lease runs from the insert's own time (`clock_timestamp()`), not its transaction's start.

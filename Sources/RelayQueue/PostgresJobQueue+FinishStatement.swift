@@ -1,4 +1,6 @@
 import PostgresNIO
+import RelayCore
+import RelayDatabase
 
 extension PostgresJobQueue {
     /// Records how runs ended, with the handlers' writes of one `Record` type as CTEs:
@@ -12,15 +14,19 @@ extension PostgresJobQueue {
         /// Unique per record type, and short: PostgreSQL cuts names at 63 bytes.
         static var name: String { "jobs_finish_" + Record.recordName }
 
-        static var sql: String {
-            let records = Record.writeText(named: "record", firstParameter: 7)
+        /// Made once per record type (`NamedSQL.cached`): its text depends only on `Record`.
+        static var named: NamedSQL { NamedSQL.cached(name) { NamedSQL(text) } }
+        static var sql: String { named.text }
+
+        private static var text: String {
+            let records = Record.writeText(named: "record")
             // The handlers' writes come first, and the jobs' update waits for them (the scalar
             // subquery below runs before it touches a row): rows of other tables are locked
             // before job rows, the order every transaction that takes both keeps (a redrive
             // locks its delivery, then its job), so the two cannot deadlock.
             let waitForRecords = records.isEmpty ? "" : " AND (SELECT count(*) FROM record) >= 0"
             return """
-                WITH input AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::text[])
+                WITH input AS (SELECT * FROM unnest(:ids::bigint[], :attempts::int[], :actions::text[], :delays_ms::bigint[], :errors::text[])
                                AS i (id, attempt, action, delay_ms, error))\(records),
                 decided AS (
                     SELECT i.*, CASE
@@ -40,7 +46,7 @@ extension PostgresJobQueue {
                             'at', now(), 'attempt', j.attempt, 'worker', j.leased_by, 'error', d.error,
                             'retry_in_ms', CASE WHEN d.next_state = \(JobState.retryable.sqlLiteral) THEN d.delay_ms END)) END
                     FROM decided d
-                    WHERE j.id = d.id AND j.attempt = d.attempt AND j.state = \(JobState.running.sqlLiteral)\(waitForRecords) AND j.leased_by = $6::text
+                    WHERE j.id = d.id AND j.attempt = d.attempt AND j.state = \(JobState.running.sqlLiteral)\(waitForRecords) AND j.leased_by = :worker::text
                     RETURNING j.id, j.state)
                 SELECT id, state FROM updated
                 """
@@ -51,16 +57,20 @@ extension PostgresJobQueue {
         let worker: String
 
         func makeBindings() -> PostgresBindings {
+            values.bindings(for: Self.named)
+        }
+
+        var values: NamedBindings {
             let columns = runs.map(\.columns)
-            var bindings = PostgresBindings(capacity: 16)
-            bindings.append(runs.map(\.id))
-            bindings.append(runs.map(\.attempt))
-            bindings.append(columns.map(\.action))
-            bindings.append(columns.map(\.delayMilliseconds))
-            bindings.append(columns.map(\.error))
-            bindings.append(worker)
-            Record.appendBindings(records, to: &bindings)
-            return bindings
+            var values = NamedBindings()
+            values.set("ids", runs.map(\.id))
+            values.set("attempts", runs.map(\.attempt))
+            values.set("actions", columns.map(\.action))
+            values.set("delays_ms", columns.map(\.delayMilliseconds))
+            values.set("errors", columns.map(\.error))
+            values.set("worker", worker)
+            Record.setValues(records, named: "record", in: &values)
+            return values
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {

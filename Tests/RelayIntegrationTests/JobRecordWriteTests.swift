@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RelayDatabase
 import RelayQueue
 import Testing
 
@@ -10,14 +11,14 @@ protocol ScratchMark: JobRecordWrite {
 }
 
 extension ScratchMark {
-    static func writeText(named name: String, firstParameter first: Int) -> String {
-        ",\n\(name) AS (INSERT INTO scratch_marks (job_id, note) SELECT * FROM unnest($\(first)::bigint[], $\(first + 1)::text[]) "
+    static func writeText(named name: String) -> String {
+        ",\n\(name) AS (INSERT INTO scratch_marks (job_id, note) SELECT * FROM unnest(:\(name)_job_ids::bigint[], :\(name)_notes::text[]) "
             + "RETURNING job_id)"
     }
 
-    static func appendBindings(_ batch: [Self], to bindings: inout PostgresBindings) {
-        bindings.append(batch.map(\.jobID))
-        bindings.append(batch.map(\.note))
+    static func setValues(_ batch: [Self], named name: String, in values: inout NamedBindings) {
+        values.set(name + "_job_ids", batch.map(\.jobID))
+        values.set(name + "_notes", batch.map(\.note))
     }
 }
 

@@ -85,7 +85,8 @@ CONF
   if pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1; then
     pg_log "PostgreSQL already running on 127.0.0.1:$port"
   else
-    pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOGFILE" -w -t 60 start >/dev/null \
+    # The port asked for now wins over the one written when the cluster was created.
+    pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOGFILE" -o "-p $port" -w -t 60 start >/dev/null \
       || { pg_log "PostgreSQL did not start; see $PG_LOGFILE"; tail -20 "$PG_LOGFILE" >&2; exit 1; }
     pg_log "PostgreSQL started on 127.0.0.1:$port"
   fi

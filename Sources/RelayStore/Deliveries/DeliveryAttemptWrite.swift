@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayQueue
 
 /// An attempt at a delivery and the delivery's new state, written by the statement that
@@ -22,12 +23,13 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
 
     public static let recordName = "delivery_attempt"
 
-    public static func writeText(named name: String, firstParameter first: Int) -> String {
-        let arrays = ["bigint", "int", "text", "bigint", "timestamptz", "int", "int", "text", "text", "text", "text"]
-            .enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
-        return """
+    public static func writeText(named name: String) -> String {
+        """
             ,
-            \(name)_input AS (SELECT * FROM unnest(\(arrays))
+            \(name)_input AS (SELECT * FROM unnest(:\(name)_ids::bigint[], :\(name)_attempts::int[], :\(name)_outcomes::text[],
+                                                  :\(name)_retry_ms::bigint[], :\(name)_started_at::timestamptz[],
+                                                  :\(name)_duration_ms::int[], :\(name)_status_codes::int[], :\(name)_smtp_replies::text[],
+                                                  :\(name)_errors::text[], :\(name)_excerpts::text[], :\(name)_workers::text[])
                 AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker)),
             \(name)_updated AS (
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
@@ -47,19 +49,19 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
             """
     }
 
-    public static func appendBindings(_ batch: [DeliveryAttemptWrite], to bindings: inout PostgresBindings) {
+    public static func setValues(_ batch: [DeliveryAttemptWrite], named name: String, in values: inout NamedBindings) {
         let attempts = batch.map(\.attempt)
-        bindings.append(batch.map(\.deliveryID))
-        bindings.append(attempts.map(\.attempt))
-        bindings.append(attempts.map(\.outcome.rawValue))
-        bindings.append(batch.map { $0.retryIn?.milliseconds ?? 0 })
-        bindings.append(attempts.map(\.startedAt))
-        bindings.append(attempts.map(\.durationMilliseconds))
-        bindings.append(attempts.map { $0.statusCode ?? -1 })
-        bindings.append(attempts.map { text($0.smtpReply, 1000) })
-        bindings.append(attempts.map { text($0.error, 2000) })
-        bindings.append(attempts.map { text($0.responseExcerpt, 1000) })
-        bindings.append(attempts.map { text($0.worker, 200) })
+        values.set(name + "_ids", batch.map(\.deliveryID))
+        values.set(name + "_attempts", attempts.map(\.attempt))
+        values.set(name + "_outcomes", attempts.map(\.outcome.rawValue))
+        values.set(name + "_retry_ms", batch.map { $0.retryIn?.milliseconds ?? 0 })
+        values.set(name + "_started_at", attempts.map(\.startedAt))
+        values.set(name + "_duration_ms", attempts.map(\.durationMilliseconds))
+        values.set(name + "_status_codes", attempts.map { $0.statusCode ?? -1 })
+        values.set(name + "_smtp_replies", attempts.map { text($0.smtpReply, 1000) })
+        values.set(name + "_errors", attempts.map { text($0.error, 2000) })
+        values.set(name + "_excerpts", attempts.map { text($0.responseExcerpt, 1000) })
+        values.set(name + "_workers", attempts.map { text($0.worker, 200) })
     }
 
     /// Peer text as stored: never NUL, bounded.

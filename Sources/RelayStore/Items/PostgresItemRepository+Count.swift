@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 
 extension PostgresItemRepository {
     /// How many items match `query`, exactly. Filters by result, flag, brand, category and time
@@ -38,24 +39,28 @@ extension PostgresItemRepository {
     private func directCount(_ query: ItemSearchQuery, upTo cap: Int?) async throws -> Int {
         var sql = "SELECT count(*) FROM items WHERE " + Self.filterSQL
         if let cap { sql = "SELECT count(*) FROM (SELECT 1 FROM items WHERE \(Self.filterSQL) LIMIT \(cap + 1)) AS capped" }
-        return try await single(sql, Self.filterBinds(query))
+        return try await single(sql, Self.filterValues(query))
     }
 
     /// Month rows, day rows and pending changes for the whole days of the range, and the items
     /// themselves for the parts of a day at its ends (`ItemCountPlan`).
     private func rolledUpCount(_ query: ItemSearchQuery) async throws -> Int {
         let plan = ItemCountPlan(since: query.since, until: query.until)
-        var binds = Self.filterBinds(query)
+        var values = Self.filterValues(query)
+        var spans = 0
+        // Each span's ends are parameters of their own, named by the span's place in the statement.
         func bucketCondition(_ span: ItemCountPlan.Span) -> String {
+            spans += 1
             var conditions = ["true"]
-            if let from = span.from { binds.append(ItemCountPlan.bucketText(from)); conditions.append("bucket >= $\(binds.count)::date") }
-            if let to = span.to { binds.append(ItemCountPlan.bucketText(to)); conditions.append("bucket < $\(binds.count)::date") }
+            if let from = span.from { values.set("span\(spans)_from", ItemCountPlan.bucketText(from)); conditions.append("bucket >= :span\(spans)_from::date") }
+            if let to = span.to { values.set("span\(spans)_to", ItemCountPlan.bucketText(to)); conditions.append("bucket < :span\(spans)_to::date") }
             return "(" + conditions.joined(separator: " AND ") + ")"
         }
         func listedCondition(_ span: ItemCountPlan.Span) -> String {
+            spans += 1
             var conditions = ["true"]
-            if let from = span.from { binds.append(from); conditions.append("listed_at >= $\(binds.count)::timestamptz") }
-            if let to = span.to { binds.append(to); conditions.append("listed_at < $\(binds.count)::timestamptz") }
+            if let from = span.from { values.set("span\(spans)_from", from); conditions.append("listed_at >= :span\(spans)_from::timestamptz") }
+            if let to = span.to { values.set("span\(spans)_to", to); conditions.append("listed_at < :span\(spans)_to::timestamptz") }
             return "(" + conditions.joined(separator: " AND ") + ")"
         }
         var terms: [String] = []
@@ -76,15 +81,15 @@ extension PostgresItemRepository {
                 (SELECT coalesce(sum(n), 0) FROM item_count_changes WHERE \(bucketCondition(rolledUp)) AND \(Self.rolledUpFilterSQL))
                 """)
         }
-        // Always present (as `false` when there is nothing to count directly), so that every
-        // parameter of the filter appears in the statement and has a type.
+        // The parts of a day at the range's ends, counted from the items (`false` when none).
         let direct = plan.direct.isEmpty ? "false" : plan.direct.map(listedCondition).joined(separator: " OR ")
         terms.append("(SELECT count(*) FROM items WHERE (\(direct)) AND \(Self.filterSQL))")
-        return try await single("SELECT (" + terms.joined(separator: " + ") + ")::bigint", binds)
+        return try await single("SELECT (" + terms.joined(separator: " + ") + ")::bigint", values)
     }
 
-    private func single(_ sql: String, _ binds: PostgresBindings) async throws -> Int {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+    private func single(_ text: String, _ values: NamedBindings) async throws -> Int {
+        let sql = NamedSQL(text)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql.text, binds: values.bindings(for: sql)), logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 
 extension PostgresItemRepository {
     /// A page of items matching `query`, newest first, and how many match in all. The page
@@ -25,18 +26,19 @@ extension PostgresItemRepository {
     /// Up to `limit` matching items after `cursor`, newest first, with each one's position (for
     /// a cursor): the search's page and the export's chunks.
     func keysetRows(_ query: ItemSearchQuery, after cursor: PageCursor?, limit: Int) async throws -> ([ItemSummary], [Int64]) {
-        var binds = Self.filterBinds(query)
-        binds.append(cursor?.time)
-        binds.append(cursor?.key ?? "")
-        binds.append(limit)
-        let sql = """
+        var values = Self.filterValues(query)
+        values.set("cursor_time", cursor?.time)
+        values.set("cursor_key", cursor?.key ?? "")
+        values.set("limit", limit)
+        let sql = NamedSQL("""
             SELECT \(ItemSummary.selectList), (extract(epoch FROM listed_at) * 1000000)::bigint FROM items
             WHERE \(Self.filterSQL)
-              AND ($10::bigint IS NULL OR (listed_at, entrupy_id) < ('epoch'::timestamptz + $10::bigint * interval '1 microsecond', $11::text))
+              AND (:cursor_time::bigint IS NULL
+                   OR (listed_at, entrupy_id) < ('epoch'::timestamptz + :cursor_time::bigint * interval '1 microsecond', :cursor_key::text))
             ORDER BY listed_at DESC, entrupy_id DESC
-            LIMIT $12
-            """
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+            LIMIT :limit
+            """)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql.text, binds: values.bindings(for: sql)), logger: logger)
         var items: [ItemSummary] = []
         var positions: [Int64] = []
         for try await r in rows.decode((String, String?, String?, Bool, String, String?, String?, String?, Date?, Date, Date, Int64).self) {
@@ -46,20 +48,22 @@ extension PostgresItemRepository {
         return (items, positions)
     }
 
-    /// The filter conditions, with placeholders $1 to $9 in `filterBinds` order. Usernames and
+    /// The filter conditions, their parameters set by `filterValues`. Usernames and
     /// customer item IDs match by prefix; one prefix (the usual case) is a plain LIKE, which the
     /// planner (each statement is planned with its values) turns into a range on the
     /// text_pattern_ops indexes of migration 0014.
     static let filterSQL = rolledUpFilterSQL + """
 
-          AND (cardinality($5::text[]) = 0 OR (cardinality($5::text[]) = 1 AND username LIKE ($5::text[])[1])
-               OR (cardinality($5::text[]) > 1 AND username LIKE ANY($5::text[])))
-          AND (cardinality($6::text[]) = 0 OR (cardinality($6::text[]) = 1 AND customer_item_id LIKE ($6::text[])[1])
-               OR (cardinality($6::text[]) > 1 AND customer_item_id LIKE ANY($6::text[])))
-          AND (cardinality($7::text[]) = 0
-               OR username IN (SELECT username FROM sdk_users WHERE unique_user_id = ANY($7::text[])))
-          AND ($8::timestamptz IS NULL OR listed_at >= $8::timestamptz)
-          AND ($9::timestamptz IS NULL OR listed_at < $9::timestamptz)
+          AND (cardinality(:usernames::text[]) = 0
+               OR (cardinality(:usernames::text[]) = 1 AND username LIKE (:usernames::text[])[1])
+               OR (cardinality(:usernames::text[]) > 1 AND username LIKE ANY(:usernames::text[])))
+          AND (cardinality(:customer_item_ids::text[]) = 0
+               OR (cardinality(:customer_item_ids::text[]) = 1 AND customer_item_id LIKE (:customer_item_ids::text[])[1])
+               OR (cardinality(:customer_item_ids::text[]) > 1 AND customer_item_id LIKE ANY(:customer_item_ids::text[])))
+          AND (cardinality(:unique_user_ids::text[]) = 0
+               OR username IN (SELECT username FROM sdk_users WHERE unique_user_id = ANY(:unique_user_ids::text[])))
+          AND (:since::timestamptz IS NULL OR listed_at >= :since::timestamptz)
+          AND (:until::timestamptz IS NULL OR listed_at < :until::timestamptz)
         """
 
     /// `LIKE` pattern for "starts with `text`": its own `%`, `_` and `\\` match literally.
@@ -72,22 +76,27 @@ extension PostgresItemRepository {
         return pattern + "%"
     }
 
-    /// The filters the count rollup (`item_counts`, migration 0006) is keyed by: $1 to $4.
+    /// The filters the count rollup (`item_counts`, migration 0006) is keyed by.
     static let rolledUpFilterSQL = """
-        (cardinality($1::text[]) = 0 OR result = ANY($1::text[]))
-          AND (cardinality($2::text[]) = 0 OR flag = ANY($2::text[]))
-          AND (cardinality($3::text[]) = 0 OR brand = ANY($3::text[]))
-          AND (cardinality($4::text[]) = 0 OR category = ANY($4::text[]))
+        (cardinality(:results::text[]) = 0 OR result = ANY(:results::text[]))
+          AND (cardinality(:flags::text[]) = 0 OR flag = ANY(:flags::text[]))
+          AND (cardinality(:brands::text[]) = 0 OR brand = ANY(:brands::text[]))
+          AND (cardinality(:categories::text[]) = 0 OR category = ANY(:categories::text[]))
         """
 
-    static func filterBinds(_ query: ItemSearchQuery) -> PostgresBindings {
-        var binds = PostgresBindings()
-        for values in [query.results, query.flags, query.brands, query.categories, query.usernames.map(prefixPattern),
-                       query.customerItemIDs.map(prefixPattern), query.uniqueUserIDs] {
-            binds.append(values)
-        }
-        binds.append(query.since)
-        binds.append(query.until)
-        return binds
+    /// The values of `filterSQL`'s parameters (a statement that uses only `rolledUpFilterSQL`
+    /// binds only those it names).
+    static func filterValues(_ query: ItemSearchQuery) -> NamedBindings {
+        var values = NamedBindings()
+        values.set("results", query.results)
+        values.set("flags", query.flags)
+        values.set("brands", query.brands)
+        values.set("categories", query.categories)
+        values.set("usernames", query.usernames.map(prefixPattern))
+        values.set("customer_item_ids", query.customerItemIDs.map(prefixPattern))
+        values.set("unique_user_ids", query.uniqueUserIDs)
+        values.set("since", query.since)
+        values.set("until", query.until)
+        return values
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayQueue
 
 /// The one statement that commits a reconcile, in its three forms (a fetch that changed the
@@ -27,14 +28,17 @@ extension PostgresReconcileStore {
     struct StoreStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_store"
-        static let sql = PostgresReconcileStore.storeText(deliveries: false)
+        static let named = NamedSQL(PostgresReconcileStore.storeText(deliveries: false))
+        static let sql = named.text
 
         let change: ReconcileChange
         /// `change.item` as it can be stored (`storable`).
         let item: EntrupyItem
 
+        var values: NamedBindings { PostgresReconcileStore.storeValues(change, item: item) }
+
         func makeBindings() -> PostgresBindings {
-            PostgresReconcileStore.storeBindings(change, item: item, capacity: PostgresReconcileStore.storeParameterCount)
+            values.bindings(for: Self.named)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
@@ -48,7 +52,8 @@ extension PostgresReconcileStore {
     struct StoreWithDeliveriesStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_store_deliveries"
-        static let sql = PostgresReconcileStore.storeText(deliveries: true)
+        static let named = NamedSQL(PostgresReconcileStore.storeText(deliveries: true))
+        static let sql = named.text
 
         let change: ReconcileChange
         /// `change.item` as it can be stored (`storable`).
@@ -56,11 +61,14 @@ extension PostgresReconcileStore {
         /// The worker the deliveries' jobs are inserted leased to, if any.
         let lease: JobLease?
 
+        var values: NamedBindings {
+            var values = PostgresReconcileStore.storeValues(change, item: item)
+            PostgresDeliveryRepository.setInsertValues(change.deliveries, lease: lease, in: &values)
+            return values
+        }
+
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresReconcileStore.storeBindings(
-                change, item: item, capacity: PostgresReconcileStore.storeParameterCount + PostgresDeliveryRepository.insertParameterCount)
-            PostgresDeliveryRepository.appendInsertBindings(change.deliveries, lease: lease, to: &bindings)
-            return bindings
+            values.bindings(for: Self.named)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
@@ -75,12 +83,13 @@ extension PostgresReconcileStore {
                 -- A stored item changes only while its row holds the basis. Under READ COMMITTED
                 -- the UPDATE waits for a concurrent writer of the row, then checks its basis
                 -- against what that writer committed; a row deleted meanwhile is not written.
-                UPDATE items SET customer_item_id = $2::text, result = $3::text, result_final = $4::bool,
-                       result_header = $5::text, result_message = $6::text, flag = $7::text, brand = $8::text,
-                       model = $9::text, category = $10::text, username = $11::text, certificate_url = $12::text,
-                       submitted_at = $13::timestamptz, fetched_at = $14::timestamptz, raw = $15::text::jsonb,
-                       updated_at = CASE WHEN $16::bool THEN now() ELSE items.updated_at END
-                WHERE entrupy_id = $1::text AND NOT $17::bool AND \(PostgresReconcileStore.basisText(row: "items", first: 27))
+                UPDATE items SET customer_item_id = :customer_item_id::text, result = :result::text, result_final = :result_final::bool,
+                       result_header = :result_header::text, result_message = :result_message::text, flag = :flag::text,
+                       brand = :brand::text, model = :model::text, category = :category::text, username = :username::text,
+                       certificate_url = :certificate_url::text, submitted_at = :submitted_at::timestamptz,
+                       fetched_at = :observed_at::timestamptz, raw = :raw::text::jsonb,
+                       updated_at = CASE WHEN :changed::bool THEN now() ELSE items.updated_at END
+                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(PostgresReconcileStore.basisText(row: "items"))
                 -- A data-modifying CTE always runs, so the item is written even with no transitions.
                 RETURNING entrupy_id),
             inserted AS (
@@ -88,69 +97,58 @@ extension PostgresReconcileStore {
                 -- this waits for that insert, then inserts nothing.
                 INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
                                    brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
-                SELECT $1::text, $2::text, $3::text, $4::bool, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
-                       $11::text, $12::text, $13::timestamptz, $14::timestamptz, $15::text::jsonb
-                WHERE $17::bool
+                SELECT :entrupy_id::text, :customer_item_id::text, :result::text, :result_final::bool, :result_header::text,
+                       :result_message::text, :flag::text, :brand::text, :model::text, :category::text, :username::text,
+                       :certificate_url::text, :submitted_at::timestamptz, :observed_at::timestamptz, :raw::text::jsonb
+                WHERE :is_new::bool
                 ON CONFLICT (entrupy_id) DO NOTHING
                 RETURNING entrupy_id),
             stored AS (SELECT entrupy_id FROM updated UNION ALL SELECT entrupy_id FROM inserted),
             events AS (
                 INSERT INTO item_events (entrupy_id, kind, from_value, to_value, source, webhook_event_id, occurred_at, submitted_at)
-                SELECT stored.entrupy_id, kind, nullif(from_value, ''), nullif(to_value, ''), $18::text, $19::int8, $14::timestamptz,
-                       CASE WHEN kind = 'result.final' THEN $13::timestamptz END
-                FROM stored, unnest($20::text[], $21::text[], $22::text[]) WITH ORDINALITY AS t (kind, from_value, to_value, position)
+                SELECT stored.entrupy_id, kind, nullif(from_value, ''), nullif(to_value, ''), :source::text, :webhook_event_id::int8,
+                       :observed_at::timestamptz, CASE WHEN kind = 'result.final' THEN :submitted_at::timestamptz END
+                FROM stored, unnest(:kinds::text[], :froms::text[], :tos::text[]) WITH ORDINALITY AS t (kind, from_value, to_value, position)
                 ORDER BY position
                 RETURNING id),
             """ + (deliveries ? """
             -- The timeline rows take their IDs in the transitions' order.
             numbered AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS transition FROM events),
-            """ : "") + PostgresReconcileStore.recordFetchText(entrupyID: "$1::text", source: "$18::text", event: "$19::int8", outcome: "$23::text",
-                                  transitions: "$24::int", at: "$14::timestamptz", note: "$25::text", covering: "$26::timestamptz",
-                                  gate: "stored")
-            + (deliveries ? PostgresDeliveryRepository.insertText(events: "numbered", firstParameter: storeParameterCount + 1) + """
+            """ : "") + PostgresReconcileStore.recordFetchText(gate: "stored")
+            + (deliveries ? PostgresDeliveryRepository.insertText(events: "numbered") + """
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
                    coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
                    coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
             """ : "SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]")
     }
 
-    /// How many parameters `storeBindings` binds ($1 to $30); the deliveries' follow them.
-    static let storeParameterCount = 30
-
-    /// The first `storeParameterCount` parameters of either store statement: the item, the
-    /// change and its basis.
-    static func storeBindings(_ change: ReconcileChange, item: EntrupyItem, capacity: Int) -> PostgresBindings {
+    /// The values of either store statement's item, change and basis, by name.
+    static func storeValues(_ change: ReconcileChange, item: EntrupyItem) -> NamedBindings {
         let changed = change.basedOn?.snapshot != item.snapshot
-        var bindings = PostgresBindings(capacity: capacity)
-        bindings.append(item.entrupyID)
-        bindings.append(item.customerItemID)
-        bindings.append(item.result)
-        bindings.append(item.resultFinal)
-        bindings.append(item.resultHeader)
-        bindings.append(item.resultMessage)
-        bindings.append(item.flag)
-        bindings.append(item.brand)
-        bindings.append(item.model)
-        bindings.append(item.category)
-        bindings.append(item.username)
-        bindings.append(item.certificateURL)
-        bindings.append(item.submittedAt)
-        bindings.append(change.observedAt)
-        bindings.append(item.raw.jsonText)
-        bindings.append(changed)
-        bindings.append(change.basedOn == nil)
-        bindings.append(change.source.label)
-        bindings.append(change.source.webhookEventID)
-        bindings.append(change.transitions.map(\.kind.rawValue))
-        bindings.append(change.transitions.map { StoredText.clean($0.from ?? "") })
-        bindings.append(change.transitions.map { StoredText.clean($0.to ?? "") })
-        bindings.append(change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"))
-        bindings.append(change.transitions.count)
-        bindings.append(change.item.storageNote) // the fetched item: `item` has no U+0000 left to note
-        bindings.append(PostgresReconcileStore.coveringTime(change))
-        PostgresReconcileStore.appendBasis(change.basedOn, to: &bindings)
-        assert(bindings.count == storeParameterCount, "the store statements' deliveries start at $\(storeParameterCount + 1)")
-        return bindings
+        var values = NamedBindings()
+        values.set("entrupy_id", item.entrupyID)
+        values.set("customer_item_id", item.customerItemID)
+        values.set("result", item.result)
+        values.set("result_final", item.resultFinal)
+        values.set("result_header", item.resultHeader)
+        values.set("result_message", item.resultMessage)
+        values.set("flag", item.flag)
+        values.set("brand", item.brand)
+        values.set("model", item.model)
+        values.set("category", item.category)
+        values.set("username", item.username)
+        values.set("certificate_url", item.certificateURL)
+        values.set("submitted_at", item.submittedAt)
+        values.set("observed_at", change.observedAt)
+        values.set("raw", item.raw.jsonText)
+        values.set("changed", changed)
+        values.set("is_new", change.basedOn == nil)
+        values.set("kinds", change.transitions.map(\.kind.rawValue))
+        values.set("froms", change.transitions.map { StoredText.clean($0.from ?? "") })
+        values.set("tos", change.transitions.map { StoredText.clean($0.to ?? "") })
+        values.set("outcome", change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"))
+        setFetchValues(change, in: &values)
+        return values
     }
 
     /// A stale fetch (the stored item is newer than what it saw): records the fetch only,
@@ -159,61 +157,73 @@ extension PostgresReconcileStore {
     struct RecordStaleStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_record_stale"
-        static let sql = """
-            WITH locked AS (SELECT FROM items WHERE entrupy_id = $1::text AND \(PostgresReconcileStore.basisText(row: "items", first: 8))
+        static let named = NamedSQL("""
+            WITH locked AS (SELECT FROM items WHERE entrupy_id = :entrupy_id::text AND \(PostgresReconcileStore.basisText(row: "items"))
                             FOR UPDATE),
-            """ + PostgresReconcileStore.recordFetchText(entrupyID: "$1::text", source: "$2::text", event: "$3::int8", outcome: "'stale'",
-                              transitions: "$4::int", at: "$5::timestamptz", note: "$6::text", covering: "$7::timestamptz",
-                              gate: "locked")
-            + "SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]"
+            """ + PostgresReconcileStore.recordFetchText(gate: "locked")
+            + "SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]")
+        static let sql = named.text
+
         let change: ReconcileChange
         let item: EntrupyItem
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 11)
-            bindings.append(item.entrupyID)
-            bindings.append(change.source.label)
-            bindings.append(change.source.webhookEventID)
-            bindings.append(change.transitions.count)
-            bindings.append(change.observedAt)
-            bindings.append(change.item.storageNote) // the fetched item: `item` has no U+0000 left to note
-            bindings.append(PostgresReconcileStore.coveringTime(change))
-            PostgresReconcileStore.appendBasis(change.basedOn, to: &bindings)
-            return bindings
+
+        var values: NamedBindings {
+            var values = NamedBindings()
+            values.set("entrupy_id", item.entrupyID)
+            values.set("outcome", "stale")
+            PostgresReconcileStore.setFetchValues(change, in: &values)
+            return values
         }
+
+        func makeBindings() -> PostgresBindings {
+            values.bindings(for: Self.named)
+        }
+
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try PostgresReconcileStore.Written(row)
         }
     }
+
+    /// The values every reconcile statement records with the fetch: its source, event, number
+    /// of transitions, time, note, how far it covers other events, and the basis.
+    static func setFetchValues(_ change: ReconcileChange, in values: inout NamedBindings) {
+        values.set("source", change.source.label)
+        values.set("webhook_event_id", change.source.webhookEventID)
+        values.set("transition_count", change.transitions.count)
+        values.set("observed_at", change.observedAt)
+        values.set("note", change.item.storageNote) // the fetched item: the stored one has no U+0000 left to note
+        values.set("covering", coveringTime(change))
+        values.set("basis_result", change.basedOn?.snapshot.result)
+        values.set("basis_result_final", change.basedOn?.snapshot.resultFinal)
+        values.set("basis_flag", change.basedOn?.snapshot.flag)
+        values.set("basis_fetched_at", change.basedOn?.fetchedAt)
+    }
+
     /// The CTEs that record the fetch (`recorded`: one row per fetch that reached the store,
     /// for the item's timeline, at the time the answer was requested like the transitions it
     /// caused) and mark the webhook event that asked for it processed, with every other queued
     /// one about the item that arrived before the fetch was requested (`covered`), each only
-    /// when the CTE `gate` has a row (the write was not refused). Each argument is the
-    /// statement's parameter (or SQL) for that value.
-    static func recordFetchText(entrupyID: String, source: String, event: String, outcome: String, transitions: String,
-                                at: String, note: String, covering: String, gate: String) -> String {
-        "recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note) "
-            + "SELECT \(entrupyID), \(source), \(event), \(outcome), \(transitions), \(at), \(note) FROM \(gate))"
-            + PostgresWebhookEventRepository.markReconciledText(event: event, entrupyID: entrupyID, covering: covering, gate: gate)
+    /// when the CTE `gate` has a row (the write was not refused). Its parameters are the
+    /// statement's `:entrupy_id`, `:source`, `:webhook_event_id`, `:outcome`, `:transition_count`,
+    /// `:observed_at`, `:note` and `:covering`.
+    static func recordFetchText(gate: String) -> String {
+        """
+        recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note)
+                     SELECT :entrupy_id::text, :source::text, :webhook_event_id::int8, :outcome::text, :transition_count::int,
+                            :observed_at::timestamptz, :note::text FROM \(gate))
+        """ + PostgresWebhookEventRepository.markReconciledText(gate: gate)
     }
 
-    /// The condition that `row` (the items row, in SQL) still holds the basis, whose four
-    /// parameters start at `$first` (`appendBasis`). The time is compared to the microsecond
-    /// either side: it went through a `Date` (a `Double`) on its way back, and an answer
-    /// requested a microsecond apart from the stored one cannot have been diffed differently
-    /// (the diff reads the state, not the time).
-    static func basisText(row: String, first: Int) -> String {
-        "\(row).result IS NOT DISTINCT FROM $\(first)::text AND \(row).result_final = $\(first + 1)::bool "
-            + "AND \(row).flag = $\(first + 2)::text AND \(row).fetched_at BETWEEN $\(first + 3)::timestamptz - interval '1 microsecond' "
-            + "AND $\(first + 3)::timestamptz + interval '1 microsecond'"
-    }
-
-    /// The basis's four parameters for `basisText` (all NULL for none: no row holds it).
-    static func appendBasis(_ basis: StoredItemState?, to bindings: inout PostgresBindings) {
-        bindings.append(basis?.snapshot.result)
-        bindings.append(basis?.snapshot.resultFinal)
-        bindings.append(basis?.snapshot.flag)
-        bindings.append(basis?.fetchedAt)
+    /// The condition that `row` (the items row, in SQL) still holds the basis
+    /// (`:basis_result`, `:basis_result_final`, `:basis_flag`, `:basis_fetched_at`; all NULL for
+    /// none: no row holds it). The time is compared to the microsecond either side: it went
+    /// through a `Date` (a `Double`) on its way back, and an answer requested a microsecond
+    /// apart from the stored one cannot have been diffed differently (the diff reads the state,
+    /// not the time).
+    static func basisText(row: String) -> String {
+        "\(row).result IS NOT DISTINCT FROM :basis_result::text AND \(row).result_final = :basis_result_final::bool "
+            + "AND \(row).flag = :basis_flag::text AND \(row).fetched_at BETWEEN :basis_fetched_at::timestamptz - interval '1 microsecond' "
+            + "AND :basis_fetched_at::timestamptz + interval '1 microsecond'"
     }
 
     /// Until when a fetch covers the other queued events about its item: the time it was

@@ -1,6 +1,7 @@
 import NIOCore
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayQueue
 
 extension PostgresWebhookEventRepository {
@@ -10,7 +11,7 @@ extension PostgresWebhookEventRepository {
     /// and each connection prepares it once: PostgreSQL parses it once and soon plans it once,
     /// where a statement with a row of values per event was parsed and planned every time.
     /// Arrays cannot hold NULL here (postgres-nio encodes no optional elements), so each
-    /// nullable column travels as text with a bit in `$8` saying which values are NULL.
+    /// nullable column travels as text with a bit in `:nulls` saying which values are NULL.
     struct StoreStatement: PostgresPreparedStatement {
         typealias Row = (Int64, String, Bool)
         static let name = "webhook_store"
@@ -20,7 +21,7 @@ extension PostgresWebhookEventRepository {
             case eventID = 1, eventType = 2, entrupyID = 4, customerItemID = 8, parseError = 16, clientAddress = 32, requestID = 64
         }
 
-        static let sql = """
+        static let named = NamedSQL("""
             WITH input AS (
                 SELECT dedup_key,
                        CASE WHEN nulls & 1 = 0 THEN event_id END AS event_id,
@@ -33,8 +34,10 @@ extension PostgresWebhookEventRepository {
                        CASE WHEN nulls & 32 = 0 THEN client_address END AS client_address,
                        CASE WHEN nulls & 64 = 0 THEN request_id END AS request_id,
                        repeats, position
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-                            $9::text[], $10::bytea[], $11::text[], $12::text[], $13::text[], $14::text[], $15::int[])
+                FROM unnest(:dedup_keys::text[], :event_ids::text[], :event_types::text[], :entrupy_ids::text[],
+                            :customer_item_ids::text[], :states::text[], :parse_errors::text[], :nulls::int[], :verified_by::text[],
+                            :bodies::bytea[], :body_sha256s::text[], :headers::text[], :client_addresses::text[], :request_ids::text[],
+                            :repeats::int[])
                      WITH ORDINALITY AS i (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error, nulls,
                            verified_by, body, body_sha256, headers, client_address, request_id, repeats, position)),
             upserted AS (
@@ -53,10 +56,11 @@ extension PostgresWebhookEventRepository {
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
             to_queue AS (
-                SELECT jsonb_build_object($16::text, id) AS args, $17::text || id AS unique_key FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
-            """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$18::text", maxAttemptsParameter: "$19::int",
+                SELECT jsonb_build_object(:job_argument::text, id) AS args, :job_unique_key_prefix::text || id AS unique_key FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
+            """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: ":job_kind::text", maxAttemptsParameter: ":job_max_attempts::int",
                                                  from: "to_queue")
-            + "SELECT id, dedup_key, inserted FROM upserted"
+            + "SELECT id, dedup_key, inserted FROM upserted")
+        static let sql = named.text
 
         /// The batch's distinct events, each with how many repeats of it the batch held.
         let events: [(event: NewWebhookEvent, repeats: Int)]
@@ -71,29 +75,28 @@ extension PostgresWebhookEventRepository {
                 }
             }
             func text(_ value: String?) -> String? { StoredText.clean(value, maxCharacters: 10_000) }
-            var bindings = PostgresBindings(capacity: 19)
-            bindings.append(events.map { StoredText.clean($0.event.parsed.dedupKey) })
-            bindings.append(column(.eventID) { text($0.parsed.identifiers.eventID) })
-            bindings.append(column(.eventType) { text($0.parsed.identifiers.eventType) })
-            bindings.append(column(.entrupyID) { text($0.parsed.identifiers.entrupyID) })
-            bindings.append(column(.customerItemID) { text($0.parsed.identifiers.customerItemID) })
-            bindings.append(events.map(\.event.parsed.state.rawValue))
-            bindings.append(column(.parseError) { text($0.parsed.parseError) })
-            let clientAddresses = column(.clientAddress) { $0.clientAddress }
-            let requestIDs = column(.requestID) { $0.requestID }
-            bindings.append(nulls)
-            bindings.append(events.map(\.event.verifiedBy.rawValue))
-            bindings.append(events.map { ByteBuffer(bytes: $0.event.body) })
-            bindings.append(events.map(\.event.parsed.bodySHA256))
-            bindings.append(events.map(\.event.headersJSON))
-            bindings.append(clientAddresses)
-            bindings.append(requestIDs)
-            bindings.append(events.map(\.repeats))
-            bindings.append(ReconcileWebhookJob.argumentName)
-            bindings.append(ReconcileWebhookJob.uniqueKeyPrefix)
-            bindings.append(ReconcileWebhookJob.kind)
-            bindings.append(reconcileMaxAttempts)
-            return bindings
+            var values = NamedBindings()
+            values.set("dedup_keys", events.map { StoredText.clean($0.event.parsed.dedupKey) })
+            values.set("event_ids", column(.eventID) { text($0.parsed.identifiers.eventID) })
+            values.set("event_types", column(.eventType) { text($0.parsed.identifiers.eventType) })
+            values.set("entrupy_ids", column(.entrupyID) { text($0.parsed.identifiers.entrupyID) })
+            values.set("customer_item_ids", column(.customerItemID) { text($0.parsed.identifiers.customerItemID) })
+            values.set("states", events.map(\.event.parsed.state.rawValue))
+            values.set("parse_errors", column(.parseError) { text($0.parsed.parseError) })
+            values.set("verified_by", events.map(\.event.verifiedBy.rawValue))
+            values.set("bodies", events.map { ByteBuffer(bytes: $0.event.body) })
+            values.set("body_sha256s", events.map(\.event.parsed.bodySHA256))
+            values.set("headers", events.map(\.event.headersJSON))
+            values.set("client_addresses", column(.clientAddress) { $0.clientAddress })
+            values.set("request_ids", column(.requestID) { $0.requestID })
+            values.set("repeats", events.map(\.repeats))
+            // Last: every column above has set its bits.
+            values.set("nulls", nulls)
+            values.set("job_argument", ReconcileWebhookJob.argumentName)
+            values.set("job_unique_key_prefix", ReconcileWebhookJob.uniqueKeyPrefix)
+            values.set("job_kind", ReconcileWebhookJob.kind)
+            values.set("job_max_attempts", reconcileMaxAttempts)
+            return values.bindings(for: Self.named)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {

@@ -1,0 +1,38 @@
+import PostgresNIO
+import RelayCore
+
+/// Values for a `NamedSQL` statement, set by name and bound in the statement's order, so the
+/// code that binds reads like the statement it binds.
+public struct NamedBindings {
+    private var appenders: [String: (inout PostgresBindings) -> Void] = [:]
+
+    public init() {}
+
+    public mutating func set<Value: PostgresDynamicTypeEncodable>(_ name: String, _ value: Value) {
+        appenders[name] = { $0.append(value) }
+    }
+
+    public mutating func set<Value: PostgresDynamicTypeEncodable>(_ name: String, _ value: Value?) {
+        appenders[name] = { $0.append(value) }
+    }
+
+    /// The values in `sql`'s parameter order. A name given no value is bound NULL; the
+    /// statements' tests assert `unset(in:)` is empty, so that never happens unnoticed.
+    public func bindings(for sql: NamedSQL) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: sql.names.count)
+        for name in sql.names {
+            if let append = appenders[name] { append(&bindings) } else { bindings.appendNull() }
+        }
+        return bindings
+    }
+
+    /// The statement's parameters given no value.
+    public func unset(in sql: NamedSQL) -> [String] {
+        sql.names.filter { appenders[$0] == nil }
+    }
+
+    /// Values given for names the statement does not have (a misspelt name).
+    public func unused(in sql: NamedSQL) -> [String] {
+        appenders.keys.filter { !sql.names.contains($0) }.sorted()
+    }
+}
