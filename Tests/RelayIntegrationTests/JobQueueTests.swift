@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayQueue
 import RelayRuntime
 import RelayStore
@@ -152,21 +153,28 @@ struct JobQueueTests {
         }
     }
 
+    /// A job per row of a caller's statement, keyed by the row (`RowJobArgs`).
+    struct KeyedJob: RowJobArgs {
+        static let kind = PlainJob.kind
+        static let idArgument = "key"
+        static let uniqueKeyPrefix = "keyed:"
+    }
+
     /// A statement built on `enqueueText`, prepared as the receiver's and the reconcile's are.
     struct EnqueueKeysStatement: PostgresPreparedStatement {
         typealias Row = Int64
         static let name = "test_enqueue_keys"
-        static let sql = "WITH to_queue AS (SELECT '{}'::jsonb AS args, key AS unique_key FROM unnest($1::text[]) AS key)"
-            + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$2::text", maxAttemptsParameter: "$3::int", from: "to_queue")
-            + "SELECT count(*)::int8 FROM enqueued"
+        static let named = NamedSQL("WITH to_queue AS (SELECT key AS id FROM unnest(:keys::text[]) AS key)"
+            + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue")
+            + "SELECT count(*)::int8 FROM enqueued")
+        static let sql = named.text
         let keys: [String]
         let maxAttempts: Int
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(keys)
-            bindings.append(PlainJob.kind)
-            bindings.append(maxAttempts)
-            return bindings
+            var values = NamedBindings()
+            values.set("keys", keys)
+            PostgresJobQueue.setEnqueueValues(KeyedJob.self, named: "enqueued", maxAttempts: maxAttempts, in: &values)
+            return values.bindings(for: Self.named)
         }
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }

@@ -2,42 +2,48 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 import RelayQueue
 import Synchronization
 import Testing
 
 struct ParentJob: JobArgs, Equatable { static let kind = "parent" }
-struct ChildJob: JobArgs, Equatable { static let kind = "child" }
+struct ChildJob: RowJobArgs, Equatable {
+    static let kind = "child"
+    static let idArgument = "n"
+    static let uniqueKeyPrefix = "child:"
+}
 
 /// Enqueues children through `enqueueText` with its lease parameters, as the reconcile's
 /// deliveries are; answers the leased ones' IDs and arguments.
 struct EnqueueLeasedStatement: PostgresPreparedStatement {
     typealias Row = ([Int64], [String])
     static let name = "test_enqueue_leased"
-    static let sql = "WITH to_queue AS (SELECT jsonb_build_object('n', n) AS args, NULL::text AS unique_key FROM generate_series(1, $1::int) AS n)"
-        + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: "$2::text", maxAttemptsParameter: "$3::int", from: "to_queue",
-                                       leaseParameters: ("$4::text", "$5::int8", "$6::int"))
+    // Each child is its own row, numbered on from every earlier call's, so no two share a unique key.
+    static let named = NamedSQL("WITH to_queue AS (SELECT :first::int8 + n - 1 AS id FROM generate_series(1, :count::int) AS n)"
+        + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue", leased: true)
         + """
         SELECT coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
                coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
-        """
+        """)
+    static let sql = named.text
+    static let numbered = Atomic<Int64>(1)
     let count: Int
     let lease: JobLease?
+    let first: Int64
     func makeBindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
-        bindings.append(count)
-        bindings.append(ChildJob.kind)
-        bindings.append(5)
-        bindings.append(lease?.worker)
-        bindings.append(Int64(lease?.duration.milliseconds ?? 0))
-        bindings.append(Int32(clamping: lease?.limit ?? 0))
-        return bindings
+        var values = NamedBindings()
+        values.set("count", count)
+        values.set("first", first)
+        PostgresJobQueue.setEnqueueValues(ChildJob.self, named: "enqueued", maxAttempts: 5, lease: lease, leased: true, in: &values)
+        return values.bindings(for: Self.named)
     }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(([Int64], [String]).self) }
 
     static func run(_ count: Int, lease: JobLease?, on client: PostgresClient) async throws -> [ClaimedJob] {
         var jobs: [ClaimedJob] = []
-        for try await (ids, args) in try await client.execute(EnqueueLeasedStatement(count: count, lease: lease), logger: TestDatabase.logger) {
+        for try await (ids, args) in try await client.execute(EnqueueLeasedStatement(count: count, lease: lease,
+                                                                                     first: numbered.add(Int64(count), ordering: .relaxed).oldValue), logger: TestDatabase.logger) {
             jobs += PostgresJobQueue.leasedJobs(kind: ChildJob.kind, maxAttempts: 5, ids: ids, args: args)
         }
         return jobs
@@ -75,7 +81,9 @@ struct LeasedEnqueueTests {
                 let leased = try await EnqueueLeasedStatement.run(2, lease: JobLease(worker: "w1", duration: .seconds(30)), on: client)
                 #expect(leased.map(\.attempt) == [1, 1])
                 #expect(leased.map(\.kind) == [ChildJob.kind, ChildJob.kind])
-                #expect(try leased.map { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value } == [1, 2])
+                // In the order of their rows: the arguments the queue built from each row's ID.
+                let numbers = try leased.compactMap { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value }
+                #expect(numbers.count == 2 && numbers.last == numbers.first.map { $0 + 1 }, "\(numbers)")
                 #expect(try await EnqueueLeasedStatement.run(1, lease: nil, on: client).isEmpty)
                 let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
                 #expect(rows.map(\.state) == [.running, .running, .available])

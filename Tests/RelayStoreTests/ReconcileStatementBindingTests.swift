@@ -48,6 +48,6 @@ struct ReconcileStatementBindingTests {
         let plain = PostgresReconcileStore.StoreStatement.named.names
         let full = PostgresReconcileStore.StoreWithDeliveriesStatement.named.names
         #expect(Array(full.prefix(plain.count)) == plain)
-        #expect(full.dropFirst(plain.count).allSatisfy { $0.hasPrefix("delivery_") || $0.hasPrefix("job_") || $0.hasPrefix("lease_") })
+        #expect(full.dropFirst(plain.count).allSatisfy { $0.hasPrefix("delivery_") || $0.hasPrefix("enqueued_") })
     }
 }

@@ -2,7 +2,7 @@ import RelayQueue
 
 /// `deliver {delivery_id}`: the next attempt at one delivery. At most one unfinished per
 /// delivery (its unique key). The delivery row decides everything else.
-public struct DeliverJob: JobArgs, Equatable {
+public struct DeliverJob: RowJobArgs, Equatable {
     public static let kind = "deliver"
     public var deliveryID: Int64
 
@@ -16,10 +16,10 @@ public struct DeliverJob: JobArgs, Equatable {
 
     public static func uniqueKey(deliveryID: Int64) -> String { uniqueKeyPrefix + String(deliveryID) }
 
-    /// The key of its one argument, for statements that build the arguments in SQL.
-    static let argumentName = CodingKeys.deliveryID.stringValue
+    /// The key of its one argument: the queue builds the arguments in SQL (`RowJobArgs`).
+    public static let idArgument = CodingKeys.deliveryID.stringValue
     /// Its unique key is this and the delivery's ID: one unfinished job per delivery.
-    static let uniqueKeyPrefix = "delivery:"
+    public static let uniqueKeyPrefix = "delivery:"
 
     /// Deliver jobs never run out of attempts by failing: each failed attempt reschedules the
     /// job (a snooze). Only errors of the relay itself (the database) spend these.

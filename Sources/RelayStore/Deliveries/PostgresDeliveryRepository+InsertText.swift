@@ -10,7 +10,7 @@ extension PostgresDeliveryRepository {
     /// the index of its transition among the change's (`transition`, from 0); a delivery whose
     /// transition has no row there is not inserted, so a refused write inserts none. The unique
     /// (transition, rule, action) key makes a repeat a no-op. Its parameters are named
-    /// `:delivery_…`, `:job_…` and `:lease_…`, set by `setInsertValues`. With a lease, the jobs
+    /// `:delivery_…` and `:enqueued_…`, set by `setInsertValues`. With a lease, the jobs
     /// are inserted claimed by its worker (read them with `leasedJobs`); without one, the
     /// caller wakes the workers once the statement has committed. Defines `created` (the new
     /// deliveries' IDs) and `enqueued` (their jobs' `id`, `args`, `leased_by`); appended after
@@ -29,11 +29,8 @@ extension PostgresDeliveryRepository {
                 JOIN \(events) ON \(events).transition = input.transition
                 ORDER BY input.position
                 ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
-                RETURNING id),
-            to_queue AS (SELECT jsonb_build_object(:job_argument::text, id) AS args, :job_unique_key_prefix::text || id AS unique_key FROM created)
-            """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: ":job_kind::text", maxAttemptsParameter: ":job_max_attempts::int",
-                                                 from: "to_queue",
-                                                 leaseParameters: (":lease_worker::text", ":lease_milliseconds::int8", ":lease_limit::int"))
+                RETURNING id)
+            """ + PostgresJobQueue.enqueueText(name: "enqueued", from: "created", leased: true)
     }
 
     /// The values of `insertText`'s parameters.
@@ -46,13 +43,8 @@ extension PostgresDeliveryRepository {
         values.set("delivery_targets", planned.map(\.target))
         values.set("delivery_payloads", planned.map(\.payload.json.jsonText))
         values.set("delivery_signing_key_ids", planned.map { $0.signingKeyID ?? "" })
-        values.set("job_argument", DeliverJob.argumentName)
-        values.set("job_unique_key_prefix", DeliverJob.uniqueKeyPrefix)
-        values.set("job_kind", DeliverJob.kind)
-        values.set("job_max_attempts", DeliverJob.maxAttempts)
-        values.set("lease_worker", lease?.worker)
-        values.set("lease_milliseconds", lease.map { Int64($0.duration.milliseconds) } ?? 0)
-        values.set("lease_limit", Int32(clamping: lease?.limit ?? 0))
+        PostgresJobQueue.setEnqueueValues(DeliverJob.self, named: "enqueued", maxAttempts: DeliverJob.maxAttempts, lease: lease,
+                                          leased: true, in: &values)
     }
 
     /// The `deliver` jobs an `insertText` statement inserted leased, from the IDs and

@@ -55,10 +55,8 @@ extension PostgresWebhookEventRepository {
                 RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
-            to_queue AS (
-                SELECT jsonb_build_object(:job_argument::text, id) AS args, :job_unique_key_prefix::text || id AS unique_key FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
-            """ + PostgresJobQueue.enqueueText(name: "enqueued", kindParameter: ":job_kind::text", maxAttemptsParameter: ":job_max_attempts::int",
-                                                 from: "to_queue")
+            to_queue AS (SELECT id FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
+            """ + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue")
             + "SELECT id, dedup_key, inserted FROM upserted")
         static let sql = named.text
 
@@ -92,10 +90,7 @@ extension PostgresWebhookEventRepository {
             values.set("repeats", events.map(\.repeats))
             // Last: every column above has set its bits.
             values.set("nulls", nulls)
-            values.set("job_argument", ReconcileWebhookJob.argumentName)
-            values.set("job_unique_key_prefix", ReconcileWebhookJob.uniqueKeyPrefix)
-            values.set("job_kind", ReconcileWebhookJob.kind)
-            values.set("job_max_attempts", reconcileMaxAttempts)
+            PostgresJobQueue.setEnqueueValues(ReconcileWebhookJob.self, named: "enqueued", maxAttempts: reconcileMaxAttempts, in: &values)
             return values.bindings(for: Self.named)
         }
 
