@@ -15,88 +15,84 @@ struct ItemCountTests {
     }
 
     @Test func countsEqualTheItemsThroughWritesAndFolds() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client in
-                let repository = PostgresItemRepository(client: client, logger: TestDatabase.logger)
-                // 700 items over about 150 days (some on exact UTC midnights), some without brand or result.
-                try await client.query("""
-                    INSERT INTO items (entrupy_id, customer_item_id, result, flag, brand, category, username, submitted_at, fetched_at, raw)
-                    SELECT 'count-' || n, 'sku-count-' || n,
-                           (ARRAY['authentic', 'unknown', 'needs_review', NULL])[1 + n % 4],
-                           (ARRAY['none', 'none', 'flagged', 'resolved'])[1 + (n / 3) % 4],
-                           (ARRAY['nike', 'adidas', 'gucci', NULL, 'dior'])[1 + n % 5],
-                           (ARRAY['sneakers', 'luxury', 'apparel'])[1 + n % 3], 'Org-user-' || (n % 9),
-                           CASE WHEN n % 50 = 0 THEN date_trunc('day', timestamptz '2026-11-20 00:00Z' - n * interval '5 hours 7 minutes')
-                                ELSE timestamptz '2026-11-20 00:00Z' - n * interval '5 hours 7 minutes' END,
-                           now(), '{}'::jsonb
-                    FROM generate_series(0, 699) AS n
-                    """, logger: TestDatabase.logger)
-                var random = SeededGenerator(seed: 20_261_121)
-                try await Self.expectCountsMatch(repository, client, &random, "before any fold")
-                #expect(try await repository.foldCountChanges() > 0)
-                #expect(try await Self.count(client, "SELECT count(*) FROM item_count_changes") == 0)
-                try await Self.expectCountsMatch(repository, client, &random, "after a fold")
+        try await TestDatabase.withFresh { db, client async throws in
+            let repository = PostgresItemRepository(client: client, logger: TestDatabase.logger)
+            // 700 items over about 150 days (some on exact UTC midnights), some without brand or result.
+            try await client.query("""
+                INSERT INTO items (entrupy_id, customer_item_id, result, flag, brand, category, username, submitted_at, fetched_at, raw)
+                SELECT 'count-' || n, 'sku-count-' || n,
+                       (ARRAY['authentic', 'unknown', 'needs_review', NULL])[1 + n % 4],
+                       (ARRAY['none', 'none', 'flagged', 'resolved'])[1 + (n / 3) % 4],
+                       (ARRAY['nike', 'adidas', 'gucci', NULL, 'dior'])[1 + n % 5],
+                       (ARRAY['sneakers', 'luxury', 'apparel'])[1 + n % 3], 'Org-user-' || (n % 9),
+                       CASE WHEN n % 50 = 0 THEN date_trunc('day', timestamptz '2026-11-20 00:00Z' - n * interval '5 hours 7 minutes')
+                            ELSE timestamptz '2026-11-20 00:00Z' - n * interval '5 hours 7 minutes' END,
+                       now(), '{}'::jsonb
+                FROM generate_series(0, 699) AS n
+                """, logger: TestDatabase.logger)
+            var random = SeededGenerator(seed: 20_261_121)
+            try await Self.expectCountsMatch(repository, client, &random, "before any fold")
+            #expect(try await repository.foldCountChanges() > 0)
+            #expect(try await Self.count(client, "SELECT count(*) FROM item_count_changes") == 0)
+            try await Self.expectCountsMatch(repository, client, &random, "after a fold")
 
-                // Changes of every kind, some across day and month boundaries, then counts before and after folding.
-                try await client.query("""
-                    UPDATE items SET result = 'authentic', flag = 'flagged' WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(0, 699, 7) AS n)
-                    """, logger: TestDatabase.logger)
-                try await client.query("""
-                    UPDATE items SET submitted_at = submitted_at - interval '40 days' WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(3, 699, 11) AS n)
-                    """, logger: TestDatabase.logger)
-                try await client.query("UPDATE items SET submitted_at = NULL WHERE entrupy_id IN ('count-5', 'count-6')", logger: TestDatabase.logger)
-                try await client.query("UPDATE items SET fetched_at = now()", logger: TestDatabase.logger)
-                try await client.query("DELETE FROM items WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(1, 699, 13) AS n)", logger: TestDatabase.logger)
-                try await Self.expectCountsMatch(repository, client, &random, "after writes, before folding them")
-                _ = try await repository.foldCountChanges()
-                try await Self.expectCountsMatch(repository, client, &random, "after writes, folded")
+            // Changes of every kind, some across day and month boundaries, then counts before and after folding.
+            try await client.query("""
+                UPDATE items SET result = 'authentic', flag = 'flagged' WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(0, 699, 7) AS n)
+                """, logger: TestDatabase.logger)
+            try await client.query("""
+                UPDATE items SET submitted_at = submitted_at - interval '40 days' WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(3, 699, 11) AS n)
+                """, logger: TestDatabase.logger)
+            try await client.query("UPDATE items SET submitted_at = NULL WHERE entrupy_id IN ('count-5', 'count-6')", logger: TestDatabase.logger)
+            try await client.query("UPDATE items SET fetched_at = now()", logger: TestDatabase.logger)
+            try await client.query("DELETE FROM items WHERE entrupy_id IN (SELECT 'count-' || n FROM generate_series(1, 699, 13) AS n)", logger: TestDatabase.logger)
+            try await Self.expectCountsMatch(repository, client, &random, "after writes, before folding them")
+            _ = try await repository.foldCountChanges()
+            try await Self.expectCountsMatch(repository, client, &random, "after writes, folded")
 
-                // The rollup after folding is exactly the items grouped: no drift in either period.
-                let drift = try await Self.count(client, """
-                    WITH expected AS \(Self.expectedRollup)
-                    SELECT count(*)::int FROM (
-                      (SELECT period, bucket, result, flag, brand, category, n FROM item_counts WHERE n <> 0
-                       EXCEPT SELECT * FROM expected)
-                      UNION ALL
-                      (SELECT * FROM expected EXCEPT SELECT period, bucket, result, flag, brand, category, n FROM item_counts)) AS d
-                    """)
-                #expect(drift == 0)
-            }
+            // The rollup after folding is exactly the items grouped: no drift in either period.
+            let drift = try await Self.count(client, """
+                WITH expected AS \(Self.expectedRollup)
+                SELECT count(*)::int FROM (
+                  (SELECT period, bucket, result, flag, brand, category, n FROM item_counts WHERE n <> 0
+                   EXCEPT SELECT * FROM expected)
+                  UNION ALL
+                  (SELECT * FROM expected EXCEPT SELECT period, bucket, result, flag, brand, category, n FROM item_counts)) AS d
+                """)
+            #expect(drift == 0)
         }
     }
 
     @Test func foldsRacingWritersLoseNothing() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client in
-                let repository = PostgresItemRepository(client: client, logger: TestDatabase.logger)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for writer in 0..<4 {
-                        group.addTask {
-                            for batch in 0..<25 {
-                                try await client.query("""
-                                    INSERT INTO items (entrupy_id, result, brand, category, submitted_at, fetched_at, raw)
-                                    SELECT 'race-' || \(writer) || '-' || \(batch) || '-' || n, 'authentic', 'nike', 'sneakers',
-                                           now() - n * interval '20 hours', now(), '{}'::jsonb
-                                    FROM generate_series(1, 8) AS n
-                                    """, logger: TestDatabase.logger)
-                            }
+        try await TestDatabase.withFresh { db, client async throws in
+            let repository = PostgresItemRepository(client: client, logger: TestDatabase.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for batch in 0..<25 {
+                            try await client.query("""
+                                INSERT INTO items (entrupy_id, result, brand, category, submitted_at, fetched_at, raw)
+                                SELECT 'race-' || \(writer) || '-' || \(batch) || '-' || n, 'authentic', 'nike', 'sneakers',
+                                       now() - n * interval '20 hours', now(), '{}'::jsonb
+                                FROM generate_series(1, 8) AS n
+                                """, logger: TestDatabase.logger)
                         }
                     }
-                    for _ in 0..<3 {
-                        group.addTask { for _ in 0..<30 { _ = try await repository.foldCountChanges() } }
-                    }
-                    try await group.waitForAll()
                 }
-                var all = ItemSearchQuery()
-                #expect(try await repository.count(all) == 800)
-                all.brands = ["nike"]
-                all.since = Date().addingTimeInterval(-86_400 * 3)
-                let recent = try await Self.count(client, "SELECT count(*) FROM items WHERE listed_at >= now() - interval '3 days'")
-                #expect(try await repository.count(all) == recent)
-                _ = try await repository.foldCountChanges()
-                #expect(try await Self.count(client, "SELECT coalesce(sum(n), 0)::int FROM item_counts WHERE period = 'month'") == 800)
-                #expect(try await Self.count(client, "SELECT coalesce(sum(n), 0)::int FROM item_counts WHERE period = 'day'") == 800)
+                for _ in 0..<3 {
+                    group.addTask { for _ in 0..<30 { _ = try await repository.foldCountChanges() } }
+                }
+                try await group.waitForAll()
             }
+            var all = ItemSearchQuery()
+            #expect(try await repository.count(all) == 800)
+            all.brands = ["nike"]
+            all.since = Date().addingTimeInterval(-86_400 * 3)
+            let recent = try await Self.count(client, "SELECT count(*) FROM items WHERE listed_at >= now() - interval '3 days'")
+            #expect(try await repository.count(all) == recent)
+            _ = try await repository.foldCountChanges()
+            #expect(try await Self.count(client, "SELECT coalesce(sum(n), 0)::int FROM item_counts WHERE period = 'month'") == 800)
+            #expect(try await Self.count(client, "SELECT coalesce(sum(n), 0)::int FROM item_counts WHERE period = 'day'") == 800)
         }
     }
 

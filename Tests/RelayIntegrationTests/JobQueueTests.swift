@@ -203,20 +203,18 @@ struct JobQueueTests {
     }
 
     @Test func enqueueingNotifiesListeners() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                // A missing NOTIFY ends the wait at its deadline (a failure), not never.
-                let got = try? await withDeadline(.seconds(10)) {
-                    try await client.withConnection { connection in
-                        try await connection.listen(on: PostgresJobQueue.channel) { notifications in
-                            try await PostgresJobQueueFactory.make(client).enqueue([try NewJob(PlainJob())])
-                            for try await _ in notifications { return true }
-                            return false
-                        }
+        try await TestDatabase.withFresh { db, client async throws in
+            // A missing NOTIFY ends the wait at its deadline (a failure), not never.
+            let got = try? await withDeadline(.seconds(10)) {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: PostgresJobQueue.channel) { notifications in
+                        try await PostgresJobQueueFactory.make(client).enqueue([try NewJob(PlainJob())])
+                        for try await _ in notifications { return true }
+                        return false
                     }
                 }
-                #expect(got == true, "no notification within 10 s")
             }
+            #expect(got == true, "no notification within 10 s")
         }
     }
 

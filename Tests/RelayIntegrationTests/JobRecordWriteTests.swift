@@ -40,24 +40,22 @@ struct JobRecordWriteTests {
     /// states and the marks stored.
     func finish(records: @escaping @Sendable (_ first: Int64, _ second: Int64) -> [any JobRecordWrite])
         async throws -> (states: [JobState?], marks: [String]) {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                _ = try await client.query("CREATE TABLE scratch_marks (job_id bigint, note text CHECK (note <> 'refuse'))").collect()
-                let queue = PostgresJobQueueFactory.make(client)
-                try await queue.enqueue([try NewJob(PlainJob()), try NewJob(PlainJob())])
-                let jobs = try await queue.claim(worker: "w", limit: 2, lease: .seconds(30), kinds: [PlainJob.kind])
-                try #require(jobs.count == 2)
-                let runs = jobs.map { JobFinish(id: $0.id, attempt: $0.attempt, outcome: .completed) }
-                let states = (try? await client.withConnection { connection in
-                    try await PostgresJobQueue.finish(runs, records: records(jobs[0].id, jobs[1].id), worker: "w",
-                                                      on: connection, logger: TestDatabase.logger)
-                }) ?? [:]
-                var marks: [String] = []
-                for try await note in try await client.query("SELECT note FROM scratch_marks ORDER BY note").decode(String.self) {
-                    marks.append(note)
-                }
-                return (jobs.map { states[$0.id] }, marks)
+        try await TestDatabase.withFresh { db, client async throws in
+            _ = try await client.query("CREATE TABLE scratch_marks (job_id bigint, note text CHECK (note <> 'refuse'))").collect()
+            let queue = PostgresJobQueueFactory.make(client)
+            try await queue.enqueue([try NewJob(PlainJob()), try NewJob(PlainJob())])
+            let jobs = try await queue.claim(worker: "w", limit: 2, lease: .seconds(30), kinds: [PlainJob.kind])
+            try #require(jobs.count == 2)
+            let runs = jobs.map { JobFinish(id: $0.id, attempt: $0.attempt, outcome: .completed) }
+            let states = (try? await client.withConnection { connection in
+                try await PostgresJobQueue.finish(runs, records: records(jobs[0].id, jobs[1].id), worker: "w",
+                                                  on: connection, logger: TestDatabase.logger)
+            }) ?? [:]
+            var marks: [String] = []
+            for try await note in try await client.query("SELECT note FROM scratch_marks ORDER BY note").decode(String.self) {
+                marks.append(note)
             }
+            return (jobs.map { states[$0.id] }, marks)
         }
     }
 

@@ -75,52 +75,48 @@ struct LeasedEnqueueTests {
     /// With a worker, the jobs are inserted claimed by it, in their first attempt; without,
     /// available. A leased job whose worker dies is rescued when the lease runs out.
     @Test func theLeaseClaimsAtInsertAndRunsOutLikeAClaim() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                let queue = PostgresJobQueueFactory.make(client)
-                let leased = try await EnqueueLeasedStatement.run(2, lease: JobLease(worker: "w1", duration: .seconds(30)), on: client)
-                #expect(leased.map(\.attempt) == [1, 1])
-                #expect(leased.map(\.kind) == [ChildJob.kind, ChildJob.kind])
-                // In the order of their rows: the arguments the queue built from each row's ID.
-                let numbers = try leased.compactMap { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value }
-                #expect(numbers.count == 2 && numbers.last == numbers.first.map { $0 + 1 }, "\(numbers)")
-                #expect(try await EnqueueLeasedStatement.run(1, lease: nil, on: client).isEmpty)
-                let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
-                #expect(rows.map(\.state) == [.running, .running, .available])
-                #expect(rows.map(\.attempt) == [1, 1, 0])
-                #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
-                #expect(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).map(\.id) == [rows[2].id],
-                        "a leased job is not claimable")
-                let expiring = try await EnqueueLeasedStatement.run(1, lease: JobLease(worker: "w3", duration: .milliseconds(1)), on: client)
-                try await Task.sleep(for: .milliseconds(20))
-                #expect(try await queue.rescueExpiredLeases(maxCrashes: 3).retried == 1)
-                let rescued = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).first)
-                #expect(rescued.id == expiring.first?.id)
-                #expect(rescued.attempt == 2)
-                #expect(rescued.crashes == 1)
-            }
+        try await TestDatabase.withFresh { db, client async throws in
+            let queue = PostgresJobQueueFactory.make(client)
+            let leased = try await EnqueueLeasedStatement.run(2, lease: JobLease(worker: "w1", duration: .seconds(30)), on: client)
+            #expect(leased.map(\.attempt) == [1, 1])
+            #expect(leased.map(\.kind) == [ChildJob.kind, ChildJob.kind])
+            // In the order of their rows: the arguments the queue built from each row's ID.
+            let numbers = try leased.compactMap { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value }
+            #expect(numbers.count == 2 && numbers.last == numbers.first.map { $0 + 1 }, "\(numbers)")
+            #expect(try await EnqueueLeasedStatement.run(1, lease: nil, on: client).isEmpty)
+            let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
+            #expect(rows.map(\.state) == [.running, .running, .available])
+            #expect(rows.map(\.attempt) == [1, 1, 0])
+            #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
+            #expect(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).map(\.id) == [rows[2].id],
+                    "a leased job is not claimable")
+            let expiring = try await EnqueueLeasedStatement.run(1, lease: JobLease(worker: "w3", duration: .milliseconds(1)), on: client)
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(try await queue.rescueExpiredLeases(maxCrashes: 3).retried == 1)
+            let rescued = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).first)
+            #expect(rescued.id == expiring.first?.id)
+            #expect(rescued.attempt == 2)
+            #expect(rescued.crashes == 1)
         }
     }
 
     /// The children run on the parent's worker with no claim (they are never claimable) and
     /// are recorded like claimed runs.
     @Test func aWorkerRunsWhatItsHandlerEnqueuedUnderItsLease() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                let queue = PostgresJobQueueFactory.make(client)
-                let runs = ChildHandler.Runs()
-                let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(ParentHandler(client: client)), AnyJobHandler(ChildHandler(runs: runs))],
-                                       configuration: JobWorkerConfiguration(workerID: "parent-worker", concurrency: 4, pollInterval: .seconds(60)),
-                                       logger: TestDatabase.logger)
-                try await queue.enqueue([try NewJob(ParentJob())])
-                let running = Task { try await worker.run() }
-                defer { running.cancel() }
-                #expect(try await eventually(timeout: .seconds(30)) { try await queue.list(state: .completed, limit: 10).count == 3 })
-                #expect(runs.attempts.withLock { $0 } == [1, 1])
-                let children = try await queue.list(state: .completed, limit: 10).filter { $0.kind == ChildJob.kind }
-                #expect(children.map(\.attempt) == [1, 1])
-                #expect(children.map(\.leasedBy) == ["parent-worker", "parent-worker"], "run on the parent's worker, never claimed")
-            }
+        try await TestDatabase.withFresh { db, client async throws in
+            let queue = PostgresJobQueueFactory.make(client)
+            let runs = ChildHandler.Runs()
+            let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(ParentHandler(client: client)), AnyJobHandler(ChildHandler(runs: runs))],
+                                   configuration: JobWorkerConfiguration(workerID: "parent-worker", concurrency: 4, pollInterval: .seconds(60)),
+                                   logger: TestDatabase.logger)
+            try await queue.enqueue([try NewJob(ParentJob())])
+            let running = Task { try await worker.run() }
+            defer { running.cancel() }
+            #expect(try await eventually(timeout: .seconds(30)) { try await queue.list(state: .completed, limit: 10).count == 3 })
+            #expect(runs.attempts.withLock { $0 } == [1, 1])
+            let children = try await queue.list(state: .completed, limit: 10).filter { $0.kind == ChildJob.kind }
+            #expect(children.map(\.attempt) == [1, 1])
+            #expect(children.map(\.leasedBy) == ["parent-worker", "parent-worker"], "run on the parent's worker, never claimed")
         }
     }
 
@@ -136,15 +132,13 @@ extension LeasedEnqueueTests {
     /// A worker never runs more than its concurrency: past its free slots, jobs go in
     /// available for anyone to claim.
     @Test func aLeaseCoversNoMoreJobsThanTheWorkersFreeSlots() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                let queue = PostgresJobQueueFactory.make(client)
-                let leased = try await EnqueueLeasedStatement.run(3, lease: JobLease(worker: "w1", duration: .seconds(30), limit: 2), on: client)
-                #expect(leased.count == 2)
-                let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
-                #expect(rows.map(\.state) == [.running, .running, .available])
-                #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
-            }
+        try await TestDatabase.withFresh { db, client async throws in
+            let queue = PostgresJobQueueFactory.make(client)
+            let leased = try await EnqueueLeasedStatement.run(3, lease: JobLease(worker: "w1", duration: .seconds(30), limit: 2), on: client)
+            #expect(leased.count == 2)
+            let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
+            #expect(rows.map(\.state) == [.running, .running, .available])
+            #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
         }
         let lease = JobLease(worker: "w", duration: .seconds(30))
         func context(free: Int) -> JobContext {

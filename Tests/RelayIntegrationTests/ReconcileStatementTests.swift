@@ -24,10 +24,8 @@ struct ReconcileStatementTests {
 
     /// Runs `body` with a fresh database and a reconcile store on it.
     static func withStore(_ body: @escaping @Sendable (DatabaseURL, PostgresReconcileStore) async throws -> Void) async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client async throws in
-                try await body(db, PostgresReconcileStore(client: client, logger: logger))
-            }
+        try await TestDatabase.withFresh { db, client async throws in
+            try await body(db, PostgresReconcileStore(client: client, logger: logger))
         }
     }
 

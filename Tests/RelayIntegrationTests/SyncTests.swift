@@ -41,41 +41,39 @@ struct SyncTests {
     }
 
     @Test func aPassResumesFromItsCheckpointAndOnlyOneReplicaHoldsIt() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestDatabase.withClient(db) { client in
-                let store = PostgresSyncStore(client: client, logger: TestDatabase.logger)
-                let first = try await store.resumeOrStart(lookback: .seconds(86_400))
-                #expect(first.cursor == nil && first.pages == 0)
-                #expect(abs(first.windowEnd.timeIntervalSince(first.windowStart) - 86_400) < 1)
-                let cursor = JSONValue.array([.string("1700000000.5"), .string("SIM-42")])
-                try await store.checkpoint(cursor: cursor, items: 25, changes: 2)
-                // A replica that takes over (after a restart, say) continues from the saved page, same window.
-                let resumed = try await store.resumeOrStart(lookback: .seconds(60))
-                #expect(resumed.cursor == cursor && resumed.pages == 1 && resumed.itemsChecked == 25 && resumed.changesFound == 2)
-                #expect(resumed.windowStart == first.windowStart && resumed.startedAt == first.startedAt)
-                try await store.finish()
-                let status = try await store.status()
-                #expect(status.current == nil && status.lastItemsChecked == 25 && status.lastChangesFound == 2)
-                #expect((status.lastAgeSeconds ?? -1) >= 0 && (status.lastAgeSeconds ?? 99) < 5)
-                // After a complete pass a new one starts from the top.
-                let next = try await store.resumeOrStart(lookback: .seconds(60))
-                #expect(next.cursor == nil && next.pages == 0 && next.startedAt > first.startedAt)
+        try await TestDatabase.withFresh { db, client async throws in
+            let store = PostgresSyncStore(client: client, logger: TestDatabase.logger)
+            let first = try await store.resumeOrStart(lookback: .seconds(86_400))
+            #expect(first.cursor == nil && first.pages == 0)
+            #expect(abs(first.windowEnd.timeIntervalSince(first.windowStart) - 86_400) < 1)
+            let cursor = JSONValue.array([.string("1700000000.5"), .string("SIM-42")])
+            try await store.checkpoint(cursor: cursor, items: 25, changes: 2)
+            // A replica that takes over (after a restart, say) continues from the saved page, same window.
+            let resumed = try await store.resumeOrStart(lookback: .seconds(60))
+            #expect(resumed.cursor == cursor && resumed.pages == 1 && resumed.itemsChecked == 25 && resumed.changesFound == 2)
+            #expect(resumed.windowStart == first.windowStart && resumed.startedAt == first.startedAt)
+            try await store.finish()
+            let status = try await store.status()
+            #expect(status.current == nil && status.lastItemsChecked == 25 && status.lastChangesFound == 2)
+            #expect((status.lastAgeSeconds ?? -1) >= 0 && (status.lastAgeSeconds ?? 99) < 5)
+            // After a complete pass a new one starts from the top.
+            let next = try await store.resumeOrStart(lookback: .seconds(60))
+            #expect(next.cursor == nil && next.pages == 0 && next.startedAt > first.startedAt)
 
-                // While one holds the pass, another is turned away at once; afterwards it may take it.
-                let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
-                let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-                async let holder: Int? = store.whileHoldingLock {
-                    enteredSignal.yield()
-                    for await _ in release { break }
-                    return 1
-                }
-                for await _ in entered { break }
-                let other = PostgresSyncStore(client: client, logger: TestDatabase.logger)
-                #expect(try await other.whileHoldingLock { 2 } == nil)
-                releaseSignal.yield()
-                #expect(try await holder == 1)
-                #expect(try await other.whileHoldingLock { 2 } == 2)
+            // While one holds the pass, another is turned away at once; afterwards it may take it.
+            let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            async let holder: Int? = store.whileHoldingLock {
+                enteredSignal.yield()
+                for await _ in release { break }
+                return 1
             }
+            for await _ in entered { break }
+            let other = PostgresSyncStore(client: client, logger: TestDatabase.logger)
+            #expect(try await other.whileHoldingLock { 2 } == nil)
+            releaseSignal.yield()
+            #expect(try await holder == 1)
+            #expect(try await other.whileHoldingLock { 2 } == 2)
         }
     }
 

@@ -11,9 +11,7 @@ enum PostgresJobQueueFactory {
 /// Runs `body` with a queue on a fresh test database (and the database's URL, for queries
 /// of its own), the client running around it.
 func withQueue(_ body: @escaping @Sendable (PostgresJobQueue, DatabaseURL) async throws -> Void) async throws {
-    try await TestDatabase.with { db async throws in
-        try await TestDatabase.withClient(db) { client async throws in
-            try await body(PostgresJobQueueFactory.make(client), db)
-        }
+    try await TestDatabase.withFresh { db, client async throws in
+        try await body(PostgresJobQueueFactory.make(client), db)
     }
 }

@@ -71,6 +71,14 @@ struct TestDatabase {
         try await DatabaseClientFactory.withClient(url, logger: logger, body)
     }
 
+    /// A new migrated database and a client on it for the length of `body`: the fixture most
+    /// store and queue tests start from, in one `with` instead of two nested ones.
+    static func withFresh<T: Sendable>(_ body: @escaping @Sendable (DatabaseURL, PostgresClient) async throws -> T) async throws -> T {
+        try await with { db async throws in
+            try await withClient(db) { client async throws in try await body(db, client) }
+        }
+    }
+
     /// Waits (up to 10 s) until one session of the database waits on a lock: a statement
     /// racing an uncommitted transaction has reached its row. False if none did.
     static func aSessionWaitsOnALock(_ url: DatabaseURL) async throws -> Bool {
