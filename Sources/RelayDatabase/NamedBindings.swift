@@ -19,6 +19,7 @@ public struct NamedBindings {
     /// The values in `sql`'s parameter order. A name given no value is bound NULL; the
     /// statements' tests assert `unset(in:)` is empty, so that never happens unnoticed.
     public func bindings(for sql: NamedSQL) -> PostgresBindings {
+        assert(unset(in: sql).isEmpty, "no value for \(unset(in: sql)) in a named statement")
         var bindings = PostgresBindings(capacity: sql.names.count)
         for name in sql.names {
             if let append = appenders[name] { append(&bindings) } else { bindings.appendNull() }

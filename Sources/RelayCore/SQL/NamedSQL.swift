@@ -1,7 +1,9 @@
 /// A statement written with named parameters (`:entrupy_id`), numbered `$1`, `$2`, … in the
 /// order they first appear, so a reader sees each value's name where it is used and nobody
 /// works out `$27` by arithmetic. A name used twice is one parameter. Casts (`::text`),
-/// quoted text and identifiers, and comments are left as they are.
+/// quoted text and identifiers, and comments are left as they are. Not understood, and so not
+/// to be written in a named statement: an array slice with a named bound (`a[1:n]`), a
+/// backslash escape inside `E'…'`, dollar-quoted bodies, and nested block comments.
 public struct NamedSQL: Sendable, Equatable {
     /// The statement as PostgreSQL takes it, with `$n` parameters.
     public let text: String

@@ -65,6 +65,11 @@ extension PostgresWebhookEventRepository {
         let reconcileMaxAttempts: Int
 
         func makeBindings() -> PostgresBindings {
+            values.bindings(for: Self.named)
+        }
+
+        /// The batch's values by name.
+        var values: NamedBindings {
             var nulls = [Int](repeating: 0, count: events.count)
             func column(_ bit: Nullable, _ value: (NewWebhookEvent) -> String?) -> [String] {
                 events.enumerated().map { row, entry in
@@ -91,7 +96,7 @@ extension PostgresWebhookEventRepository {
             // Last: every column above has set its bits.
             values.set("nulls", nulls)
             PostgresJobQueue.setEnqueueValues(ReconcileWebhookJob.self, named: "enqueued", maxAttempts: reconcileMaxAttempts, in: &values)
-            return values.bindings(for: Self.named)
+            return values
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
