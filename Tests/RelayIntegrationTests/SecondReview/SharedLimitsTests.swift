@@ -42,6 +42,20 @@ struct SharedLimitsTests {
         }
     }
 
+    /// Every slot given back is found again, whatever its time: a stamp that came back from
+    /// PostgreSQL as a `Date` and was bound again could miss by a microsecond (postgres-nio
+    /// truncates when it encodes), leaving the slot held until it lapsed.
+    @Test func everySlotGivenBackIsFreedAtOnce() async throws {
+        try await TestDatabase.withFresh { _, client async throws in
+            let slots = PostgresRequestSlots(client: client, logger: TestDatabase.logger)
+            for round in 0..<300 {
+                let stamp = try #require(try await slots.take(tokenID: 9, limit: 1), "round \(round): the only slot is taken")
+                await slots.give(tokenID: 9, stamp: stamp)
+            }
+            #expect(try await slots.take(tokenID: 9, limit: 1) != nil)
+        }
+    }
+
     @Test func sdkAuthorizeIsLimitedPerToken() async throws {
         try await TestDatabase.withFresh { db, client async throws in
             let rate = PostgresCallerRate(client: client, route: "sdk_authorize", limit: 3, window: .seconds(60), logger: TestDatabase.logger)
