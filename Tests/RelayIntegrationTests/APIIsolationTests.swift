@@ -59,7 +59,7 @@ struct APIIsolationTests {
                     for try await _ in rows {}
                     Issue.record("pg_sleep(5) was not cancelled")
                 } catch {
-                    #expect(StoreError.isStatementTimeout(error), "\(StoreError.describe(error))")
+                    #expect(StoreFailure.isStatementTimeout(error), "\(StoreFailure.describe(error))")
                 }
                 // Ended before the sleep would have (connecting on a loaded machine took 4.2 s once).
                 #expect(ContinuousClock.now - started < .seconds(5))

@@ -1,3 +1,4 @@
+import RelayCore
 import EntrupyAPI
 import RelayHTTP
 import RelayStore
@@ -21,7 +22,7 @@ struct PipelineItemImporter: ItemImporting {
         } catch let error as EntrupyAPIError {
             throw .unavailable(error.description)
         } catch {
-            throw .unavailable("the item could not be stored: \(StoreError.describe(error))")
+            throw .unavailable("the item could not be stored: \(StoreFailure.describe(error))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import RelayCore
 import Foundation
 import Logging
 import Metrics
@@ -44,7 +45,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
             } catch {
                 // A cancelled wait for a pooled connection comes back as the pool's own error.
                 if Task.isCancelled { throw CancellationError() }
-                throw APIBudgetUnavailable(StoreError.describe(error))
+                throw APIBudgetUnavailable(StoreFailure.describe(error))
             }
             guard let wait else {
                 MetricHandles.timer("relay_entrupy_budget_wait_seconds", [("priority", priority.rawValue)])
@@ -79,7 +80,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
                 WHERE name = \(name)
                 """, logger: logger)
         } catch {
-            logger.warning("could not record Entrupy's Retry-After in the shared budget", metadata: ["error": "\(StoreError.describe(error))"])
+            logger.warning("could not record Entrupy's Retry-After in the shared budget", metadata: ["error": "\(StoreFailure.describe(error))"])
         }
     }
 
@@ -92,7 +93,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
                 return .milliseconds(Int64(min(seconds, 3600) * 1000) + 1)
             }
         } catch {
-            logger.warning("could not read the shared API budget", metadata: ["error": "\(StoreError.describe(error))"])
+            logger.warning("could not read the shared API budget", metadata: ["error": "\(StoreFailure.describe(error))"])
         }
         return nil
     }

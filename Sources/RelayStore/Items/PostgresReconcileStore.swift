@@ -102,7 +102,7 @@ public struct PostgresReconcileStore: Sendable {
                 }
             } catch let error where PostgresErrorText.sqlState(error) != nil {
                 logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
-                               metadata: ["error": "\(StoreError.describe(error))"])
+                               metadata: ["error": "\(StoreFailure.describe(error))"])
             }
             if written.covered > 0 {
                 MetricHandles.counter("relay_webhook_events_coalesced_total").increment(by: Int(written.covered))

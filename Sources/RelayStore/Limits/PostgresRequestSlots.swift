@@ -1,3 +1,4 @@
+import RelayCore
 import Foundation
 import Logging
 import PostgresNIO
@@ -54,7 +55,7 @@ public struct PostgresRequestSlots: Sendable {
                 """, logger: logger)
         } catch {
             logger.warning("a token's request slot was not given back; it lapses by itself",
-                           metadata: ["error": "\(StoreError.describe(error))"])
+                           metadata: ["error": "\(StoreFailure.describe(error))"])
         }
     }
 }

@@ -84,7 +84,7 @@ public struct SyncService: Service {
             _ = try await syncOnce()
         } catch {
             if Task.isCancelled { return }
-            logger.warning("sync pass stopped; the next one resumes from its last page", metadata: ["error": "\(StoreError.describe(error))"])
+            logger.warning("sync pass stopped; the next one resumes from its last page", metadata: ["error": "\(StoreFailure.describe(error))"])
             try? await store.noteError(String(describing: error))
         }
         try? await publish(store.status())
@@ -199,7 +199,7 @@ public struct SyncService: Service {
                 if Task.isCancelled { throw CancellationError() }
                 MetricHandles.counter("relay_sync_apply_failures_total").increment()
                 logger.warning("sync: an item could not be stored; the next pass tries again", metadata: [
-                    "entrupy_id": "\(clean.entrupyID)", "error": "\(StoreError.describe(error))",
+                    "entrupy_id": "\(clean.entrupyID)", "error": "\(StoreFailure.describe(error))",
                 ])
             }
         }
