@@ -30,14 +30,7 @@ extension PostgresItemRepository {
         values.set("cursor_time", cursor?.time)
         values.set("cursor_key", cursor?.key ?? "")
         values.set("limit", limit)
-        let sql = NamedSQL("""
-            SELECT \(ItemSummary.selectList), (extract(epoch FROM listed_at) * 1000000)::bigint FROM items
-            WHERE \(Self.filterSQL)
-              AND (:cursor_time::bigint IS NULL
-                   OR (listed_at, entrupy_id) < ('epoch'::timestamptz + :cursor_time::bigint * interval '1 microsecond', :cursor_key::text))
-            ORDER BY listed_at DESC, entrupy_id DESC
-            LIMIT :limit
-            """)
+        let sql = Self.keysetSQL
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql.text, binds: values.bindings(for: sql)), logger: logger)
         var items: [ItemSummary] = []
         var positions: [Int64] = []
@@ -47,6 +40,16 @@ extension PostgresItemRepository {
         }
         return (items, positions)
     }
+
+    /// `keysetRows`' statement (the same text every time: numbered once).
+    static let keysetSQL = NamedSQL("""
+        SELECT \(ItemSummary.selectList), (extract(epoch FROM listed_at) * 1000000)::bigint FROM items
+        WHERE \(filterSQL)
+          AND (:cursor_time::bigint IS NULL
+               OR (listed_at, entrupy_id) < ('epoch'::timestamptz + :cursor_time::bigint * interval '1 microsecond', :cursor_key::text))
+        ORDER BY listed_at DESC, entrupy_id DESC
+        LIMIT :limit
+        """)
 
     /// The filter conditions, their parameters set by `filterValues`. Usernames and
     /// customer item IDs match by prefix; one prefix (the usual case) is a plain LIKE, which the
