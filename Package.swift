@@ -346,7 +346,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayQueueTests",
-            dependencies: ["RelayQueue"],
+            dependencies: ["RelayQueue", "RelayCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -16,6 +16,11 @@ public struct NamedBindings {
         appenders[name] = { $0.append(value) }
     }
 
+    /// Adds `other`'s values (a fragment's, say); a name both set takes `other`'s value.
+    public mutating func merge(_ other: NamedBindings) {
+        appenders.merge(other.appenders) { _, theirs in theirs }
+    }
+
     /// The values in `sql`'s parameter order. A name given no value is bound NULL; the
     /// statements' tests assert `unset(in:)` is empty, so that never happens unnoticed.
     public func bindings(for sql: NamedSQL) -> PostgresBindings {

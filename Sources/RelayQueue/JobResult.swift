@@ -2,14 +2,10 @@
 public struct JobResult: Sendable {
     public var outcome: JobOutcome
     public var record: (any JobRecordWrite)?
-    /// Jobs the handler enqueued already leased to this worker (`JobContext.lease(forRunning:)`),
-    /// which the worker runs next, as if it had just claimed them.
-    public var then: [ClaimedJob]
 
-    public init(_ outcome: JobOutcome, recording record: (any JobRecordWrite)? = nil, then: [ClaimedJob] = []) {
+    public init(_ outcome: JobOutcome, recording record: (any JobRecordWrite)? = nil) {
         self.outcome = outcome
         self.record = record
-        self.then = then
     }
 
     public static let completed = JobResult(.completed)

@@ -23,7 +23,7 @@ public final class JobWorker: Service, Sendable {
     private let backoff: Backoff
     private let finisher: FinishBatcher
     private let state = Shared(RunState())
-    /// What every run's `JobContext` gets to lease follow-up jobs with, made once, not per run.
+    /// What every run's `FollowUpJobs` leases jobs with, made once, not per run.
     private let lease: JobLease
     private let runnableKinds: Set<String>
     private let freeSlots: @Sendable () -> Int
@@ -192,13 +192,15 @@ public final class JobWorker: Service, Sendable {
     /// Runs one job and hands its outcome to the recorder.
     func execute(_ job: ClaimedJob) async {
         let start = ContinuousClock.now
-        var context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: logger,
-                                 lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots)
+        var context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: logger)
         context.kind = job.kind
+        let followUps = FollowUpJobs(lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots)
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
-                result = try await deadlines.watch(configuration.jobTimeout) { [context] in try await handler.run(job, context: context) }
+                result = try await deadlines.watch(configuration.jobTimeout) { [context] in
+                    try await followUps.run { try await handler.run(job, context: context) }
+                }
             } catch is DeadlineExceeded {
                 context.logger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])
                 result = .retry(error: "the run did not finish within \(configuration.jobTimeout.components.seconds) s (JOB_TIMEOUT_SECONDS)")
@@ -216,8 +218,9 @@ public final class JobWorker: Service, Sendable {
         if case .retry(let error, nil) = result.outcome {
             result.outcome = .retry(error: error, delay: backoff.delay(afterAttempt: job.attempt))
         }
-        // Jobs the handler enqueued under this worker's lease are held from now on, as claimed ones are.
-        let next = result.then
+        // Jobs the handler enqueued under this worker's lease are held from now on, as claimed
+        // ones are, whatever its outcome: they are committed, and claimed by nobody else.
+        let next = followUps.take()
         state.withLock { run in
             run.executing += next.count
             for job in next { run.held[job.id] = HeldRun(since: .now) }

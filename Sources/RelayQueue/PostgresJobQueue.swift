@@ -77,6 +77,15 @@ public struct PostgresJobQueue: Sendable {
         return held
     }
 
+    /// Wakes the workers in a statement (and so a transaction) of its own, after a statement
+    /// with a `JobInsert` has committed. Its transaction writes no data, so its commit does not
+    /// wait for a WAL flush and it holds the notify lock only briefly. On the connection that
+    /// just ran the insert, it also proves that insert durable: postgres-nio sends it only after
+    /// that statement's ReadyForQuery, which comes once its commit is flushed.
+    public static func wakeWorkers(on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger).collect()
+    }
+
     /// Calls `wake` for every notification on `channel` until the task is cancelled,
     /// listening again at most once a second after any failure (a lost notification only
     /// delays: workers also poll).

@@ -160,26 +160,28 @@ struct JobQueueTests {
         static let uniqueKeyPrefix = "keyed:"
     }
 
-    /// A statement built on `enqueueText`, prepared as the receiver's and the reconcile's are.
+    /// A statement with the queue's `JobInsert` fragment, prepared as the receiver's and the reconcile's are.
     struct EnqueueKeysStatement: PostgresPreparedStatement {
         typealias Row = Int64
         static let name = "test_enqueue_keys"
-        static let named = NamedSQL("WITH to_queue AS (SELECT key AS id FROM unnest(:keys::text[]) AS key)"
-            + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue")
-            + "SELECT count(*)::int8 FROM enqueued")
+        static let named = NamedSQL("""
+            WITH to_queue AS (SELECT key AS id FROM unnest(:keys::text[]) AS key),
+            \(JobInsert<KeyedJob>(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: 1).text)
+            SELECT count(*)::int8 FROM enqueued
+            """)
         static let sql = named.text
         let keys: [String]
         let maxAttempts: Int
         func makeBindings() -> PostgresBindings {
             var values = NamedBindings()
             values.set("keys", keys)
-            PostgresJobQueue.setEnqueueValues(KeyedJob.self, named: "enqueued", maxAttempts: maxAttempts, in: &values)
+            values.merge(JobInsert<KeyedJob>(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: maxAttempts).values)
             return values.bindings(for: Self.named)
         }
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// The enqueue text keeps the queue's rules (one live job per unique key, at least one
+    /// The queue's fragment keeps the queue's rules (one live job per unique key, at least one
     /// attempt) and leaves NOTIFY to the caller's wake after its commit (inside the
     /// transaction it would make concurrent commits wait for each other's WAL flush).
     @Test func anEnqueueInACallersStatementKeepsTheQueuesRules() async throws {

@@ -14,48 +14,57 @@ struct ChildJob: RowJobArgs, Equatable {
     static let uniqueKeyPrefix = "child:"
 }
 
-/// Enqueues children through `enqueueText` with its lease parameters, as the reconcile's
-/// deliveries are; answers the leased ones' IDs and arguments.
+/// Enqueues children with the queue's `JobInsert` fragment, as the reconcile's deliveries are;
+/// in a worker's run (`FollowUpJobs`) the leased ones go to it.
 struct EnqueueLeasedStatement: PostgresPreparedStatement {
     typealias Row = ([Int64], [String])
     static let name = "test_enqueue_leased"
+    static let children = JobInsert<ChildJob>(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: 5)
     // Each child is its own row, numbered on from every earlier call's, so no two share a unique key.
-    static let named = NamedSQL("WITH to_queue AS (SELECT :first::int8 + n - 1 AS id FROM generate_series(1, :count::int) AS n)"
-        + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue", leased: true)
-        + """
-        SELECT coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
-               coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
+    static let named = NamedSQL("""
+        WITH to_queue AS (SELECT :first::int8 + n - 1 AS id FROM generate_series(1, :count::int) AS n),
+        \(children.text)
+        SELECT ids, args FROM enqueued_leased
         """)
     static let sql = named.text
     static let numbered = Atomic<Int64>(1)
     let count: Int
-    let lease: JobLease?
     let first: Int64
     func makeBindings() -> PostgresBindings {
         var values = NamedBindings()
         values.set("count", count)
         values.set("first", first)
-        PostgresJobQueue.setEnqueueValues(ChildJob.self, named: "enqueued", maxAttempts: 5, lease: lease, leased: true, in: &values)
+        values.merge(Self.children.values)
         return values.bindings(for: Self.named)
     }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(([Int64], [String]).self) }
 
-    static func run(_ count: Int, lease: JobLease?, on client: PostgresClient) async throws -> [ClaimedJob] {
-        var jobs: [ClaimedJob] = []
-        for try await (ids, args) in try await client.execute(EnqueueLeasedStatement(count: count, lease: lease,
-                                                                                     first: numbered.add(Int64(count), ordering: .relaxed).oldValue), logger: TestDatabase.logger) {
-            jobs += PostgresJobQueue.leasedJobs(kind: ChildJob.kind, maxAttempts: 5, ids: ids, args: args)
+    /// Inserts `count` children; answers how many were inserted leased (and handed to the run).
+    @discardableResult
+    static func run(_ count: Int, on client: PostgresClient) async throws -> Int {
+        let statement = EnqueueLeasedStatement(count: count, first: numbered.add(Int64(count), ordering: .relaxed).oldValue)
+        var leased = 0
+        for try await (ids, args) in try await client.execute(statement, logger: TestDatabase.logger) {
+            leased += children.adopt(ids: ids, args: args)
         }
-        return jobs
+        return leased
+    }
+
+    /// The same, in a run of a worker `worker` that runs children, with `free` slots.
+    static func run(_ count: Int, worker: String, lease: Duration = .seconds(30), free: Int = .max,
+                    kinds: Set<String> = [ChildJob.kind], on client: PostgresClient) async throws -> [ClaimedJob] {
+        let run = FollowUpJobs(lease: JobLease(worker: worker, duration: lease), runnableKinds: kinds, freeSlots: { free })
+        try await run.run { try await Self.run(count, on: client) }
+        return run.jobs
     }
 }
 
-/// A parent that enqueues two children for its own worker to run next.
+/// A parent that enqueues two children, which its own worker runs next.
 struct ParentHandler: JobHandler {
     let client: PostgresClient
     func run(_ args: ParentJob, context: JobContext) async throws -> JobResult {
-        let children = try await EnqueueLeasedStatement.run(2, lease: context.lease(forRunning: ChildJob.kind), on: client)
-        return JobResult(.completed, then: children)
+        try await EnqueueLeasedStatement.run(2, on: client)
+        return .completed
     }
 }
 
@@ -77,20 +86,20 @@ struct LeasedEnqueueTests {
     @Test func theLeaseClaimsAtInsertAndRunsOutLikeAClaim() async throws {
         try await TestDatabase.withFresh { db, client async throws in
             let queue = PostgresJobQueueFactory.make(client)
-            let leased = try await EnqueueLeasedStatement.run(2, lease: JobLease(worker: "w1", duration: .seconds(30)), on: client)
+            let leased = try await EnqueueLeasedStatement.run(2, worker: "w1", on: client)
             #expect(leased.map(\.attempt) == [1, 1])
             #expect(leased.map(\.kind) == [ChildJob.kind, ChildJob.kind])
             // In the order of their rows: the arguments the queue built from each row's ID.
             let numbers = try leased.compactMap { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value }
             #expect(numbers.count == 2 && numbers.last == numbers.first.map { $0 + 1 }, "\(numbers)")
-            #expect(try await EnqueueLeasedStatement.run(1, lease: nil, on: client).isEmpty)
+            #expect(try await EnqueueLeasedStatement.run(1, on: client) == 0, "outside a worker's run: available")
             let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
             #expect(rows.map(\.state) == [.running, .running, .available])
             #expect(rows.map(\.attempt) == [1, 1, 0])
             #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
             #expect(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).map(\.id) == [rows[2].id],
                     "a leased job is not claimable")
-            let expiring = try await EnqueueLeasedStatement.run(1, lease: JobLease(worker: "w3", duration: .milliseconds(1)), on: client)
+            let expiring = try await EnqueueLeasedStatement.run(1, worker: "w3", lease: .milliseconds(1), on: client)
             try await Task.sleep(for: .milliseconds(20))
             #expect(try await queue.rescueExpiredLeases(maxCrashes: 3).retried == 1)
             let rescued = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30), kinds: [ChildJob.kind]).first)
@@ -120,11 +129,15 @@ struct LeasedEnqueueTests {
         }
     }
 
-    @Test func aHandlerGetsALeaseOnlyForKindsItsWorkerRuns() {
-        let lease = JobLease(worker: "w", duration: .seconds(30))
-        let context = JobContext(id: 1, attempt: 1, maxAttempts: 1, logger: TestDatabase.logger, lease: lease, runnableKinds: [ParentJob.kind])
-        #expect(context.lease(forRunning: ParentJob.kind) == lease)
-        #expect(context.lease(forRunning: ChildJob.kind) == nil)
+    /// A worker that has no handler for the kind gets none leased: they go in available.
+    @Test func aRunGetsJobsLeasedOnlyOfKindsItsWorkerRuns() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let queue = PostgresJobQueueFactory.make(client)
+            #expect(try await EnqueueLeasedStatement.run(2, worker: "w1", kinds: [ParentJob.kind], on: client).isEmpty)
+            let rows = try await queue.list(state: nil, limit: 10)
+            #expect(rows.map(\.state) == [.available, .available])
+            #expect(rows.allSatisfy { $0.leasedBy == nil })
+        }
     }
 }
 
@@ -134,18 +147,24 @@ extension LeasedEnqueueTests {
     @Test func aLeaseCoversNoMoreJobsThanTheWorkersFreeSlots() async throws {
         try await TestDatabase.withFresh { db, client async throws in
             let queue = PostgresJobQueueFactory.make(client)
-            let leased = try await EnqueueLeasedStatement.run(3, lease: JobLease(worker: "w1", duration: .seconds(30), limit: 2), on: client)
+            let leased = try await EnqueueLeasedStatement.run(3, worker: "w1", free: 2, on: client)
             #expect(leased.count == 2)
             let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
             #expect(rows.map(\.state) == [.running, .running, .available])
             #expect(rows.map(\.leasedBy) == ["w1", "w1", nil])
         }
-        let lease = JobLease(worker: "w", duration: .seconds(30))
-        func context(free: Int) -> JobContext {
-            JobContext(id: 1, attempt: 1, maxAttempts: 1, logger: TestDatabase.logger, lease: lease, runnableKinds: [ChildJob.kind],
-                       freeSlots: { free })
+        // No slot free: nothing is leased.
+        try await TestDatabase.withFresh { db, client async throws in
+            #expect(try await EnqueueLeasedStatement.run(2, worker: "w1", free: 0, on: client).isEmpty)
         }
-        #expect(context(free: 3).lease(forRunning: ChildJob.kind)?.limit == 3)
-        #expect(context(free: 0).lease(forRunning: ChildJob.kind) == nil, "no slot: nothing is leased")
+        // One run asking twice gets no more than its free slots in all.
+        try await TestDatabase.withFresh { db, client async throws in
+            let run = FollowUpJobs(lease: JobLease(worker: "w1", duration: .seconds(30)), runnableKinds: [ChildJob.kind], freeSlots: { 3 })
+            try await run.run {
+                try await EnqueueLeasedStatement.run(2, on: client)
+                try await EnqueueLeasedStatement.run(2, on: client)
+            }
+            #expect(run.jobs.count == 3)
+        }
     }
 }

@@ -131,8 +131,8 @@ struct ReconcileCommitTests {
         }
     }
 
-    /// With a worker's lease, the deliveries' jobs come back claimed by it (its handler hands
-    /// them to it to run at once), and nobody is woken: no other worker could claim them.
+    /// In a worker's run, the deliveries' jobs go to it claimed (it runs them once its handler
+    /// returns), and nobody is woken: no other worker could claim them.
     @Test func aCommitWithALeaseReturnsItsDeliveriesJobsClaimed() async throws {
         try await TestDatabase.withFresh { db, client async throws in
             let store = PostgresReconcileStore(client: client, logger: Self.logger)
@@ -143,17 +143,17 @@ struct ReconcileCommitTests {
                                 target: "https://example.com/hook", payload: .webhook(.init(url: "https://example.com/hook", headers: [], body: "{}")), signingKeyID: nil)
             }
             let toCommit = change
-            let lease = JobLease(worker: "reconciler-1", duration: .seconds(30))
+            let run = FollowUpJobs(lease: JobLease(worker: "reconciler-1", duration: .seconds(30)), runnableKinds: [DeliverJob.kind])
             // Notifications arrive in commit order: if the commit had woken anyone, its wake
             // would come before the marker sent after it.
             let first = try await TestDatabase.withClient(db) { listener in
                 try await listener.withConnection { connection in
                     try await connection.listen(on: PostgresJobQueue.channel) { notifications -> String? in
-                        let result = try #require(try await store.commit(toCommit, lease: lease))
+                        let result = try #require(try await run.run { try await store.commit(toCommit) })
                         #expect(result.deliveries == 2)
-                        #expect(result.leasedJobs.map(\.kind) == ["deliver", "deliver"])
-                        #expect(result.leasedJobs.map(\.attempt) == [1, 1])
-                        let ids = try result.leasedJobs.map { try $0.decode(DeliverJob.self).deliveryID }
+                        #expect(run.jobs.map(\.kind) == ["deliver", "deliver"])
+                        #expect(run.jobs.map(\.attempt) == [1, 1])
+                        let ids = try run.jobs.map { try $0.decode(DeliverJob.self).deliveryID }
                         #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM deliveries WHERE id IN (\(ids.map(String.init).joined(separator: ",")))") == 2)
                         _ = try await client.query("SELECT pg_notify(\(PostgresJobQueue.channel), 'marker')", logger: Self.logger).collect()
                         for try await notification in notifications { return notification.payload }

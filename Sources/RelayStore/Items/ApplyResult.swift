@@ -1,5 +1,4 @@
 import RelayCore
-import RelayQueue
 
 /// What storing a fetched item changed.
 public struct ApplyResult: Sendable, Equatable {
@@ -11,15 +10,11 @@ public struct ApplyResult: Sendable, Equatable {
     public var deliveries: Int
     /// The item's Entrupy ID as stored.
     public var entrupyID: String
-    /// The deliveries' jobs, leased to the worker the commit was given (its handler returns
-    /// them for the worker to run next); empty without one.
-    public var leasedJobs: [ClaimedJob]
 
-    public init(transitions: [Transition], stale: Bool, deliveries: Int = 0, entrupyID: String = "", leasedJobs: [ClaimedJob] = []) {
+    public init(transitions: [Transition], stale: Bool, deliveries: Int = 0, entrupyID: String = "") {
         self.transitions = transitions
         self.stale = stale
         self.deliveries = deliveries
         self.entrupyID = entrupyID
-        self.leasedJobs = leasedJobs
     }
 }

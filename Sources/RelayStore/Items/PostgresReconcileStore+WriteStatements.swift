@@ -47,23 +47,36 @@ extension PostgresReconcileStore {
     }
 
     /// `StoreStatement` that also inserts the planned deliveries with their jobs, each pointing
-    /// at its transition's timeline row (`numbered`); answers the new deliveries and the IDs and
-    /// arguments of their jobs leased to the worker.
+    /// at its transition's timeline row (`numbered`); a delivery whose transition has no row
+    /// there (a refused write) is not inserted, and the unique (transition, rule, action) key
+    /// makes a repeat a no-op. Answers the new deliveries and the IDs and arguments of their
+    /// jobs inserted leased to the worker.
     struct StoreWithDeliveriesStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_store_deliveries"
         static let named = NamedSQL(PostgresReconcileStore.storeText(deliveries: true))
         static let sql = named.text
 
+        /// The deliveries' `deliver` jobs, inserted by the queue's fragment in this statement:
+        /// in a worker's run, leased to that worker, which sends them next (`JobInsert`).
+        static let deliverJobs = JobInsert<DeliverJob>(as: "enqueued", forEachRowOf: "created", maxAttempts: DeliverJob.maxAttempts)
+
         let change: ReconcileChange
         /// `change.item` as it can be stored (`storable`).
         let item: EntrupyItem
-        /// The worker the deliveries' jobs are inserted leased to, if any.
-        let lease: JobLease?
 
         var values: NamedBindings {
             var values = PostgresReconcileStore.storeValues(change, item: item)
-            PostgresDeliveryRepository.setInsertValues(change.deliveries, lease: lease, in: &values)
+            let planned = change.deliveries
+            values.set("delivery_transitions", planned.map { Int32(clamping: $0.transitionIndex) })
+            values.set("delivery_entrupy_ids", planned.map(\.entrupyID))
+            values.set("delivery_rules", planned.map(\.rule))
+            values.set("delivery_action_indexes", planned.map(\.actionIndex))
+            values.set("delivery_channels", planned.map(\.channel.rawValue))
+            values.set("delivery_targets", planned.map(\.target))
+            values.set("delivery_payloads", planned.map(\.payload.json.jsonText))
+            values.set("delivery_signing_key_ids", planned.map { $0.signingKeyID ?? "" })
+            values.merge(Self.deliverJobs.values)
             return values
         }
 
@@ -89,7 +102,7 @@ extension PostgresReconcileStore {
                        certificate_url = :certificate_url::text, submitted_at = :submitted_at::timestamptz,
                        fetched_at = :observed_at::timestamptz, raw = :raw::text::jsonb,
                        updated_at = CASE WHEN :changed::bool THEN now() ELSE items.updated_at END
-                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(PostgresReconcileStore.basisText(row: "items"))
+                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(holdsBasis)
                 -- A data-modifying CTE always runs, so the item is written even with no transitions.
                 RETURNING entrupy_id),
             inserted AS (
@@ -111,15 +124,31 @@ extension PostgresReconcileStore {
                 FROM stored, unnest(:kinds::text[], :froms::text[], :tos::text[]) WITH ORDINALITY AS t (kind, from_value, to_value, position)
                 ORDER BY position
                 RETURNING id),
+            \(recordFetch(gate: "stored"))
             """ + (deliveries ? """
+            ,
             -- The timeline rows take their IDs in the transitions' order.
             numbered AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS transition FROM events),
-            """ : "") + PostgresReconcileStore.recordFetchText(gate: "stored")
-            + (deliveries ? PostgresDeliveryRepository.insertText(events: "numbered") + """
+            created AS (
+                INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
+                SELECT numbered.id, input.entrupy_id, input.rule, input.action_index, input.channel, input.target,
+                       input.payload::jsonb, nullif(input.signing_key_id, '')
+                FROM unnest(:delivery_transitions::int[], :delivery_entrupy_ids::text[], :delivery_rules::text[],
+                            :delivery_action_indexes::int[], :delivery_channels::text[], :delivery_targets::text[],
+                            :delivery_payloads::text[], :delivery_signing_key_ids::text[])
+                     WITH ORDINALITY AS input (transition, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)
+                JOIN numbered ON numbered.transition = input.transition
+                ORDER BY input.position
+                ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
+                RETURNING id),
+            -- The queue's fragment: a deliver job for each row of created (see JobInsert).
+            \(StoreWithDeliveriesStatement.deliverJobs.text)
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
-                   coalesce((SELECT array_agg(id ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::int8[],
-                   coalesce((SELECT array_agg(args::text ORDER BY id) FROM enqueued WHERE leased_by IS NOT NULL), '{}')::text[]
-            """ : "SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]")
+                   (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased)
+            """ : """
+
+            SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]
+            """)
     }
 
     /// The values of either store statement's item, change and basis, by name.
@@ -158,10 +187,10 @@ extension PostgresReconcileStore {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_record_stale"
         static let named = NamedSQL("""
-            WITH locked AS (SELECT FROM items WHERE entrupy_id = :entrupy_id::text AND \(PostgresReconcileStore.basisText(row: "items"))
-                            FOR UPDATE),
-            """ + PostgresReconcileStore.recordFetchText(gate: "locked")
-            + "SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]")
+            WITH locked AS (SELECT FROM items WHERE entrupy_id = :entrupy_id::text AND \(PostgresReconcileStore.holdsBasis) FOR UPDATE),
+            \(PostgresReconcileStore.recordFetch(gate: "locked"))
+            SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]
+            """)
         static let sql = named.text
 
         let change: ReconcileChange
@@ -199,32 +228,44 @@ extension PostgresReconcileStore {
         values.set("basis_fetched_at", change.basedOn?.fetchedAt)
     }
 
-    /// The CTEs that record the fetch (`recorded`: one row per fetch that reached the store,
-    /// for the item's timeline, at the time the answer was requested like the transitions it
-    /// caused) and mark the webhook event that asked for it processed, with every other queued
-    /// one about the item that arrived before the fetch was requested (`covered`), each only
-    /// when the CTE `gate` has a row (the write was not refused). Its parameters are the
-    /// statement's `:entrupy_id`, `:source`, `:webhook_event_id`, `:outcome`, `:transition_count`,
-    /// `:observed_at`, `:note` and `:covering`.
-    static func recordFetchText(gate: String) -> String {
+    /// The CTEs that record the fetch and mark its webhook events, each only when the CTE
+    /// `gate` has a row (the write was not refused):
+    /// - `recorded`: one row per fetch that reached the store, for the item's timeline, at the
+    ///   time the answer was requested, like the transitions it caused;
+    /// - `marked`: the webhook event that asked for it, processed (filling in the `:entrupy_id`
+    ///   a hint by customer item ID led to);
+    /// - `covered`: when `:covering` is not NULL, every other queued event about the item that
+    ///   arrived before the fetch was requested: the fetch already saw what they hint at, so
+    ///   their jobs find them processed and fetch nothing (coalescing). One row per event.
+    static func recordFetch(gate: String) -> String {
         """
         recorded AS (INSERT INTO reconciliations (entrupy_id, source, webhook_event_id, outcome, transitions, at, note)
                      SELECT :entrupy_id::text, :source::text, :webhook_event_id::int8, :outcome::text, :transition_count::int,
-                            :observed_at::timestamptz, :note::text FROM \(gate))
-        """ + PostgresWebhookEventRepository.markReconciledText(gate: gate)
+                            :observed_at::timestamptz, :note::text FROM \(gate)),
+        marked AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL,
+                          entrupy_id = coalesce(entrupy_id, :entrupy_id::text)
+                   WHERE id = :webhook_event_id::int8 AND EXISTS (SELECT FROM \(gate)) RETURNING id),
+        covered AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL
+                    WHERE :covering::timestamptz IS NOT NULL AND entrupy_id = :entrupy_id::text
+                          AND state = \(WebhookEventState.queued.sqlLiteral) AND received_at <= :covering::timestamptz
+                          AND EXISTS (SELECT FROM \(gate))
+                          -- Not the event marked above: one statement must not update a row twice.
+                          AND id IS DISTINCT FROM :webhook_event_id::int8
+                    RETURNING 1)
+        """
     }
 
-    /// The condition that `row` (the items row, in SQL) still holds the basis
-    /// (`:basis_result`, `:basis_result_final`, `:basis_flag`, `:basis_fetched_at`; all NULL for
-    /// none: no row holds it). The time is compared to the microsecond either side: it went
-    /// through a `Date` (a `Double`) on its way back, and an answer requested a microsecond
-    /// apart from the stored one cannot have been diffed differently (the diff reads the state,
-    /// not the time).
-    static func basisText(row: String) -> String {
-        "\(row).result IS NOT DISTINCT FROM :basis_result::text AND \(row).result_final = :basis_result_final::bool "
-            + "AND \(row).flag = :basis_flag::text AND \(row).fetched_at BETWEEN :basis_fetched_at::timestamptz - interval '1 microsecond' "
-            + "AND :basis_fetched_at::timestamptz + interval '1 microsecond'"
-    }
+    /// The condition that the items row still holds the basis (`:basis_result`,
+    /// `:basis_result_final`, `:basis_flag`, `:basis_fetched_at`; all NULL for none: no row
+    /// holds it). The time is compared to the microsecond either side: it went through a `Date`
+    /// (a `Double`) on its way back, and an answer requested a microsecond apart from the stored
+    /// one cannot have been diffed differently (the diff reads the state, not the time).
+    static let holdsBasis = """
+        items.result IS NOT DISTINCT FROM :basis_result::text AND items.result_final = :basis_result_final::bool \
+        AND items.flag = :basis_flag::text \
+        AND items.fetched_at BETWEEN :basis_fetched_at::timestamptz - interval '1 microsecond' \
+                                 AND :basis_fetched_at::timestamptz + interval '1 microsecond'
+        """
 
     /// Until when a fetch covers the other queued events about its item: the time it was
     /// requested; none for a search answer (`sync`), which may lag behind the item itself.

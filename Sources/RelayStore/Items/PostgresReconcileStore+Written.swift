@@ -1,5 +1,4 @@
 import PostgresNIO
-import RelayQueue
 
 extension PostgresReconcileStore {
     /// What a reconcile's statement answers (`StoreStatement`, `StoreWithDeliveriesStatement`, `RecordStaleStatement`).
@@ -10,15 +9,13 @@ extension PostgresReconcileStore {
         var covered: Int64
         /// New deliveries.
         var deliveries: Int64
-        /// Their `deliver` jobs inserted leased to the statement's worker.
-        var leasedJobs: [ClaimedJob]
+        /// The IDs and arguments of their `deliver` jobs inserted leased to the statement's
+        /// worker (`JobInsert.adopt`).
+        var leasedIDs: [Int64]
+        var leasedArgs: [String]
 
         init(_ row: PostgresRow) throws {
-            let (items, covered, deliveries, leasedIDs, leasedArgs) = try row.decode((Int64, Int64, Int64, [Int64], [String]).self)
-            self.items = items
-            self.covered = covered
-            self.deliveries = deliveries
-            leasedJobs = PostgresDeliveryRepository.leasedJobs(ids: leasedIDs, args: leasedArgs)
+            (items, covered, deliveries, leasedIDs, leasedArgs) = try row.decode((Int64, Int64, Int64, [Int64], [String]).self)
         }
     }
 }

@@ -69,9 +69,9 @@ public struct PostgresReconcileStore: Sendable {
     /// `StoreWithDeliveriesStatement`, or `RecordStaleStatement` for a stale fetch); where a
     /// transaction took five round trips (BEGIN, read the row under lock, write, insert the
     /// deliveries, COMMIT), this takes two.
-    /// With a `lease`, the deliveries' jobs are inserted claimed by its worker
-    /// (`ApplyResult.leasedJobs`); without one, the workers are woken to claim them.
-    public func commit(_ change: ReconcileChange, lease: JobLease? = nil) async throws -> ApplyResult? {
+    /// In a worker's run, the deliveries' jobs are inserted claimed by its worker, which sends
+    /// them next (`JobInsert`); otherwise the workers are woken to claim them.
+    public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         return try await client.withConnection { connection -> ApplyResult? in
@@ -80,8 +80,7 @@ public struct PostgresReconcileStore: Sendable {
             } else if change.deliveries.isEmpty {
                 try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item), on: connection, logger: logger)
             } else {
-                try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item, lease: lease),
-                                                       on: connection, logger: logger)
+                try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item), on: connection, logger: logger)
             }
             guard let written = rows.first else { throw StoreError.missingResult }
             guard written.items == 1 else { return nil }
@@ -95,7 +94,7 @@ public struct PostgresReconcileStore: Sendable {
             // after that ReadyForQuery, so the commit stands; only a lost connection leaves it
             // unknown, and throws (the job runs again and finds what was stored).
             do {
-                if written.deliveries > written.leasedJobs.count {
+                if written.deliveries > written.leasedIDs.count {
                     try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
                 } else {
                     _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
@@ -104,12 +103,12 @@ public struct PostgresReconcileStore: Sendable {
                 logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
                                metadata: ["error": "\(StoreFailure.describe(error))"])
             }
+            StoreWithDeliveriesStatement.deliverJobs.adopt(ids: written.leasedIDs, args: written.leasedArgs)
             if written.covered > 0 {
                 MetricHandles.counter("relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
             }
             if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
-            return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID,
-                               leasedJobs: written.leasedJobs)
+            return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID)
         }
     }
 }

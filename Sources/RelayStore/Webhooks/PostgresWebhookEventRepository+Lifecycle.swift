@@ -22,32 +22,6 @@ extension PostgresWebhookEventRepository {
         return nil
     }
 
-    /// The text of the CTEs that mark processed the event whose fetch is being stored
-    /// (`:webhook_event_id`, filling in the `:entrupy_id` a hint by customer item ID led to)
-    /// and, when `:covering` is not NULL, every other queued event about the item that arrived
-    /// before that fetch was requested: the fetch already saw what they hint at, so their jobs
-    /// find them processed and fetch nothing (coalescing). The CTE `covered` has one row per
-    /// other event marked. The names are the reconcile statement's parameters (its one
-    /// prepared statement records the fetch and this together); `gate` names a CTE of that
-    /// statement, and nothing is marked when it has no row (a refused write). Appended after
-    /// another CTE.
-    static func markReconciledText(gate: String) -> String {
-        """
-        ,
-        marked AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL,
-                          entrupy_id = coalesce(entrupy_id, :entrupy_id::text)
-                   WHERE id = :webhook_event_id::int8 AND EXISTS (SELECT FROM \(gate)) RETURNING id),
-        covered AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL
-                    WHERE :covering::timestamptz IS NOT NULL AND entrupy_id = :entrupy_id::text
-                          AND state = \(WebhookEventState.queued.sqlLiteral) AND received_at <= :covering::timestamptz
-                          AND EXISTS (SELECT FROM \(gate))
-                          -- Not the event marked above: one statement must not update a row twice.
-                          AND id IS DISTINCT FROM :webhook_event_id::int8
-                    RETURNING 1)
-
-        """
-    }
-
     /// Records why an event's reconcile is failing; `final` marks it `failed` (a redelivery
     /// of the same event queues it again).
     public func noteError(id: Int64, error: String, final: Bool) async throws {

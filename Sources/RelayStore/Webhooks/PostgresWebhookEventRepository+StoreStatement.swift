@@ -55,10 +55,17 @@ extension PostgresWebhookEventRepository {
                 RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
-            to_queue AS (SELECT id FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral))
-            """ + PostgresJobQueue.enqueueText(name: "enqueued", from: "to_queue")
-            + "SELECT id, dedup_key, inserted FROM upserted")
+            to_queue AS (SELECT id FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral)),
+            -- The queue's fragment: a reconcile job for each row of to_queue (see JobInsert).
+            \(enqueue(maxAttempts: 1).text)
+            SELECT id, dedup_key, inserted FROM upserted
+            """)
         static let sql = named.text
+
+        /// The reconcile jobs, inserted by the queue's fragment in this statement.
+        static func enqueue(maxAttempts: Int) -> JobInsert<ReconcileWebhookJob> {
+            JobInsert(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: maxAttempts)
+        }
 
         /// The batch's distinct events, each with how many repeats of it the batch held.
         let events: [(event: NewWebhookEvent, repeats: Int)]
@@ -95,7 +102,7 @@ extension PostgresWebhookEventRepository {
             values.set("repeats", events.map(\.repeats))
             // Last: every column above has set its bits.
             values.set("nulls", nulls)
-            PostgresJobQueue.setEnqueueValues(ReconcileWebhookJob.self, named: "enqueued", maxAttempts: reconcileMaxAttempts, in: &values)
+            values.merge(Self.enqueue(maxAttempts: reconcileMaxAttempts).values)
             return values
         }
 

@@ -7,7 +7,7 @@ import RelayQueue
 
 /// `WebhookEventRepository` on PostgreSQL, and the one owner of a stored event's lifecycle
 /// (`WebhookEventState`). A whole batch is one statement (and so one transaction and one
-/// commit): new events, their jobs (through the queue's `enqueueText`), and duplicate
+/// commit): new events, their jobs (through the queue's `JobInsert`), and duplicate
 /// counts together.
 public struct PostgresWebhookEventRepository: Sendable {
 
@@ -48,7 +48,7 @@ public struct PostgresWebhookEventRepository: Sendable {
         // commit (an ErrorResponse after CommandComplete) makes postgres-nio close the
         // connection, so it throws and the requests get 503. BEGIN + statement + COMMIT would
         // cost a third round trip, and a NOTIFY inside the batch's transaction would make
-        // concurrent batches commit one at a time (see `PostgresJobQueue.enqueueText`).
+        // concurrent batches commit one at a time (see `JobInsert`).
         let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts)
         let logger = self.logger
         let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool)] in

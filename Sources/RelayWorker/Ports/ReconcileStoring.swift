@@ -1,6 +1,5 @@
 import Foundation
 import RelayCore
-import RelayQueue
 import RelayStore
 
 /// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in
@@ -15,5 +14,5 @@ public protocol ReconcileStoring: Sendable {
     func uniqueUserID(username: String) async throws -> String?
     /// Stores `change`, or answers nil (writing nothing) when the item is no longer stored as
     /// `change.basedOn` says.
-    func commit(_ change: ReconcileChange, lease: JobLease?) async throws -> ApplyResult?
+    func commit(_ change: ReconcileChange) async throws -> ApplyResult?
 }

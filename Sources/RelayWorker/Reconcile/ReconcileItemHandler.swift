@@ -25,10 +25,10 @@ public struct ReconcileItemHandler: JobHandler {
             return .discard(error: "job names no item")
         }
         do {
-            let result = try await itemLock.withLock(target.lockKey) {
-                try await pipeline.reconcile(target, source: args.reconcileSource, lease: context.lease(forRunning: DeliverJob.kind))
+            try await itemLock.withLock(target.lockKey) {
+                _ = try await pipeline.reconcile(target, source: args.reconcileSource)
             }
-            return JobResult(.completed, then: result.leasedJobs)
+            return .completed
         } catch let error as EntrupyAPIError {
             return error.jobResult
         }

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import Metrics
 import RelayCore
-import RelayQueue
 import RelayRules
 import RelayRuntime
 import RelayStore
@@ -48,23 +47,20 @@ public struct ReconcilePipeline: Sendable {
     }
 
     /// Fetches the item and stores what changed. `basis`, when the caller read it just before
-    /// (with the webhook event), saves reading the clock and the stored state apart. With a
-    /// `lease` (a job handler's, `JobContext.lease(forRunning:)`), the deliveries' jobs come
-    /// back claimed by its worker (`ApplyResult.leasedJobs`), to run at once. Throws
+    /// (with the webhook event), saves reading the clock and the stored state apart. Throws
     /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
     @discardableResult
-    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil,
-                          lease: JobLease? = nil) async throws -> ApplyResult {
+    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil) async throws -> ApplyResult {
         let observedAt: Date
         if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source, basis: basis, lease: lease)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
     public func apply(_ fetched: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
-                      basis: ReconcileBasis? = nil, lease: JobLease? = nil) async throws -> ApplyResult {
+                      basis: ReconcileBasis? = nil) async throws -> ApplyResult {
         // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
         // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
         // item goes to the store only so its timeline can note what storing changed.
@@ -85,7 +81,7 @@ public struct ReconcilePipeline: Sendable {
             var change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
                                    rules: rules, uniqueUserID: uniqueUserID)
             change.item = fetched
-            if let result = try await store.commit(change, lease: lease) {
+            if let result = try await store.commit(change) {
                 report(result, item: item, source: source)
                 return result
             }

@@ -58,11 +58,10 @@ public struct ReconcileWebhookHandler: JobHandler {
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         do {
-            // The deliveries it plans come back leased to this worker, which sends them next.
-            let result = try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis,
-                                                      lease: context.lease(forRunning: DeliverJob.kind))
+            // The deliveries it plans go to this worker, which sends them next (`JobInsert`).
+            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis)
             latency.record(duration: event.age)
-            return JobResult(.completed, then: result.leasedJobs)
+            return .completed
         } catch EntrupyAPIError.notFound {
             let waited = event.age
             guard waited < notFoundWindow else {

@@ -42,7 +42,7 @@ final class MemoryReconcileStore: ReconcileStoring {
         }
     }
 
-    func commit(_ change: ReconcileChange, lease: JobLease?) async throws -> ApplyResult? {
+    func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
         let id = change.item.storable.entrupyID
         return state.withLock { state -> ApplyResult? in
             if !state.interlopers.isEmpty { state.items[id] = state.interlopers.removeFirst() }

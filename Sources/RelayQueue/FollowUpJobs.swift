@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The jobs a run enqueues for its own worker to run next. A worker runs each handler inside
+/// one of these (`run`), so a `JobInsert` in the handler's statement inserts its jobs already
+/// claimed by that worker (see `JobLease`) and hands them back here (`adopt`); when the
+/// handler returns, the worker runs them as if it had just claimed them: no NOTIFY, no claim,
+/// no wait for one. Handlers, and the domain code they call, know nothing of it: the lease
+/// stays inside the queue. Outside a worker's run (the receiver, a command) there is none,
+/// and the jobs are inserted available, for the workers the caller wakes.
+public final class FollowUpJobs: Sendable {
+    @TaskLocal static var current: FollowUpJobs?
+
+    let lease: JobLease
+    let runnableKinds: Set<String>
+    /// How many more jobs the worker may run beside its others, this run's own slot included.
+    let freeSlots: @Sendable () -> Int
+    private let adopted = Mutex<[ClaimedJob]>([])
+
+    /// - Parameters:
+    ///   - lease: the worker's (`limit` is ignored: `freeSlots` sets it when a statement asks).
+    ///   - runnableKinds: the kinds the worker has handlers for; jobs of any other kind are
+    ///     inserted available.
+    public init(lease: JobLease, runnableKinds: Set<String>, freeSlots: @escaping @Sendable () -> Int = { .max }) {
+        self.lease = lease
+        self.runnableKinds = runnableKinds
+        self.freeSlots = freeSlots
+    }
+
+    /// Runs `body` as this run: the jobs its statements insert for this worker are kept here.
+    public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await Self.$current.withValue(self, operation: body)
+    }
+
+    /// The jobs inserted claimed by this run's worker so far.
+    public var jobs: [ClaimedJob] {
+        adopted.withLock { $0 }
+    }
+
+    /// The lease under which a statement may insert jobs of `kind` now: none when the worker
+    /// has no handler for it or no slot free (past its free slots, it would run more than its
+    /// concurrency), less the jobs this run has already been given.
+    func lease(forRunning kind: String) -> JobLease? {
+        guard runnableKinds.contains(kind) else { return nil }
+        var lease = lease
+        lease.limit = max(0, freeSlots() - adopted.withLock { $0.count })
+        return lease.limit > 0 ? lease : nil
+    }
+
+    func adopt(_ jobs: [ClaimedJob]) {
+        guard !jobs.isEmpty else { return }
+        adopted.withLock { $0 += jobs }
+    }
+
+    /// The adopted jobs, handed over once (to the worker, when the handler has returned).
+    func take() -> [ClaimedJob] {
+        adopted.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import RelayCore
+import RelayDatabase
+
+/// Enqueues a `Job` for each row of a CTE in the caller's own statement, and so in its
+/// transaction (River's `InsertTx`), for the one statement that must write its rows and their
+/// jobs together (the receiver's batch, a reconcile's deliveries). A small SQL fragment that
+/// carries its own bindings: the caller puts `text` among its CTEs and merges `values` into
+/// its own; the names are all `:<name>_…`, so they never meet the caller's. The queue stays the
+/// only code that writes `jobs` rows and builds their arguments (`{"<idArgument>": id}`) and
+/// unique keys (`<uniqueKeyPrefix><id>`: one live job per row) from `Job`'s description.
+///
+/// `text` never changes for a given name and source, so the caller can prepare its statement.
+/// It defines two CTEs: `<name>` (each new job's `id`, `args`, `leased_by`) and
+/// `<name>_leased` (one row: `ids int8[]` and `args text[]` of the jobs inserted leased). In a
+/// worker's run (`FollowUpJobs`) whose worker has a handler for `Job`, up to its free slots'
+/// worth of jobs are inserted claimed by it, in their first attempt; the caller selects
+/// `<name>_leased` and, once its statement has committed, hands it to `adopt`, and the worker
+/// runs them when the handler returns. The others are inserted available; the lease runs from
+/// the insert's own time (`clock_timestamp()`), not its transaction's start.
+///
+/// The fragment does not notify: PostgreSQL holds one lock for the whole cluster from a
+/// transaction's NOTIFY until its commit is flushed, so transactions that notify commit one at
+/// a time, each waiting out the others' fsync. The caller runs
+/// `PostgresJobQueue.wakeWorkers(on:logger:)` once its statement has committed, when it
+/// enqueued jobs that are not leased.
+public struct JobInsert<Job: RowJobArgs>: Sendable {
+    public let name: String
+    public let text: String
+    let maxAttempts: Int
+
+    /// - Parameters:
+    ///   - name: the CTE's name; its parameters' names start with it.
+    ///   - source: a CTE of the caller's with an `id` column, one job per row.
+    public init(as name: String, forEachRowOf source: String, maxAttempts: Int) {
+        self.name = name
+        self.maxAttempts = max(1, maxAttempts)
+        let leased = ":\(name)_lease_worker::text IS NOT NULL AND row_number() OVER () <= :\(name)_lease_limit::int"
+        text = """
+            \(name) AS (
+                INSERT INTO jobs (kind, args, unique_key, max_attempts, state, attempt, leased_by, lease_expires_at)
+                SELECT :\(name)_kind::text, jsonb_build_object(:\(name)_argument::text, id), :\(name)_unique_key_prefix::text || id,
+                       :\(name)_max_attempts::int,
+                       CASE WHEN \(leased) THEN \(JobState.running.sqlLiteral) ELSE \(JobState.available.sqlLiteral) END,
+                       CASE WHEN \(leased) THEN 1 ELSE 0 END,
+                       CASE WHEN \(leased) THEN :\(name)_lease_worker::text END,
+                       CASE WHEN \(leased) THEN clock_timestamp() + :\(name)_lease_ms::int8 * interval '1 millisecond' END
+                FROM \(source)
+                -- A job whose key is held by a live job (any state but completed or dead) is not enqueued again.
+                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN (\(JobState.finishedSQL)) DO NOTHING
+                RETURNING id, args, leased_by),
+            \(name)_leased AS (
+                SELECT coalesce(array_agg(id ORDER BY id), '{}')::int8[] AS ids, coalesce(array_agg(args::text ORDER BY id), '{}')::text[] AS args
+                FROM \(name) WHERE leased_by IS NOT NULL)
+            """
+    }
+
+    /// The fragment's values, for this moment: in a worker's run, its lease for `Job`'s kind.
+    public var values: NamedBindings {
+        let lease = FollowUpJobs.current?.lease(forRunning: Job.kind)
+        var values = NamedBindings()
+        values.set(name + "_kind", Job.kind)
+        values.set(name + "_argument", Job.idArgument)
+        values.set(name + "_unique_key_prefix", Job.uniqueKeyPrefix)
+        values.set(name + "_max_attempts", maxAttempts)
+        values.set(name + "_lease_worker", lease?.worker)
+        values.set(name + "_lease_ms", lease.map { Int64($0.duration.milliseconds) } ?? 0)
+        values.set(name + "_lease_limit", Int32(clamping: lease?.limit ?? 0))
+        return values
+    }
+
+    /// Hands the jobs the statement inserted leased (`<name>_leased`'s `ids` and `args`) to the
+    /// worker's run, once the statement has committed; answers how many there were.
+    @discardableResult
+    public func adopt(ids: [Int64], args: [String]) -> Int {
+        let jobs = zip(ids, args).map { id, args in
+            ClaimedJob(id: id, kind: Job.kind, args: args, attempt: 1, maxAttempts: maxAttempts, crashes: 0)
+        }
+        FollowUpJobs.current?.adopt(jobs)
+        return jobs.count
+    }
+}
