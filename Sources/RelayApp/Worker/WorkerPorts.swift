@@ -7,3 +7,4 @@ import RelayWorker
 
 extension EntrupyAPIClient: ItemSource {}
 extension PostgresReconcileStore: ReconcileStoring {}
+extension PostgresDeliveryRepository: DeliveryLoading {}

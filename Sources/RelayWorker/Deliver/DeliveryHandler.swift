@@ -13,14 +13,16 @@ import RelayStore
 public struct DeliveryHandler: JobHandler {
     /// A claimed batch's deliveries load in one query, not one each.
     let loader: CoalescingLoader<Int64, DeliveryRecord>
-    let email: EmailDeliverer?
-    let callbacks: CallbackDeliverer
+    let email: (any DeliverySending)?
+    let callbacks: any DeliverySending
     let schedule: RetrySchedule
     let limiter: TargetLimiter
     let workerID: String
     let logger: Logger
 
-    public init(deliveries: PostgresDeliveryRepository, email: EmailDeliverer?, callbacks: CallbackDeliverer,
+    /// - Parameter email: nil when SMTP is not configured: email deliveries fail (and retry)
+    ///   with a message saying so.
+    public init(deliveries: any DeliveryLoading, email: (any DeliverySending)?, callbacks: any DeliverySending,
                 schedule: RetrySchedule, limiter: TargetLimiter, workerID: String, logger: Logger) {
         self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
         self.email = email
