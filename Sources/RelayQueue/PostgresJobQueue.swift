@@ -56,13 +56,6 @@ public struct PostgresJobQueue: Sendable {
 
     // MARK: Claim and hold
 
-    /// Leases up to `limit` claimable jobs of the given kinds, oldest schedule first.
-    public func claim(worker: String, limit: Int, lease: Duration, kinds: [String]) async throws -> [ClaimedJob] {
-        guard limit > 0, !kinds.isEmpty else { return [] }
-        let statement = ClaimStatement(worker: worker, leaseMilliseconds: lease.milliseconds, kinds: kinds, limit: limit)
-        return try await PreparedStatementRunner.rows(statement, on: client, logger: logger)
-    }
-
     /// Pushes the leases of running jobs forward in one statement; returns the IDs this
     /// worker still holds (a job missing from the answer was rescued or finished elsewhere).
     public func heartbeat(ids: [Int64], worker: String, lease: Duration) async throws -> Set<Int64> {

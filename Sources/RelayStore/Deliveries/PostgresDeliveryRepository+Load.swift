@@ -4,6 +4,19 @@ import RelayCore
 import RelayDatabase
 
 extension PostgresDeliveryRepository {
+    public func delivery(id: Int64) async throws -> DeliveryRecord? {
+        try await PreparedStatementRunner.rows(LoadOneStatement(parameter: id), on: client, logger: logger).first
+    }
+
+    /// Several deliveries in one query (the deliver handler loads a claimed batch at once).
+    public func deliveries(ids: [Int64]) async throws -> [Int64: DeliveryRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let found = ids.count == 1
+            ? try await PreparedStatementRunner.rows(LoadOneStatement(parameter: ids[0]), on: client, logger: logger)
+            : try await PreparedStatementRunner.rows(LoadStatement(parameter: ids), on: client, logger: logger)
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What a `DeliveryRecord` is read from: its columns (`record(from:)` reads them in this
     /// order) and the tables they come from.
     static let recordSelect = """

@@ -2,6 +2,13 @@ import PostgresNIO
 import RelayDatabase
 
 extension PostgresJobQueue {
+    /// Leases up to `limit` claimable jobs of the given kinds, oldest schedule first.
+    public func claim(worker: String, limit: Int, lease: Duration, kinds: [String]) async throws -> [ClaimedJob] {
+        guard limit > 0, !kinds.isEmpty else { return [] }
+        let statement = ClaimStatement(worker: worker, leaseMilliseconds: lease.milliseconds, kinds: kinds, limit: limit)
+        return try await PreparedStatementRunner.rows(statement, on: client, logger: logger)
+    }
+
     /// Leases up to `limit` claimable jobs of `kinds`, oldest schedule first (`claim`). Every
     /// worker runs it whenever it has room, so it is prepared once per connection: as a fresh
     /// statement PostgreSQL parsed, analysed and planned it on every claim, and the notify

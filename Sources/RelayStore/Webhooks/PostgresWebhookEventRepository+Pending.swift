@@ -4,6 +4,22 @@ import RelayDatabase
 import RelayCore
 
 extension PostgresWebhookEventRepository {
+    /// The event with the basis of its reconcile (the database's clock, and the stored state
+    /// of the item it names), in one query.
+    public func pending(id: Int64) async throws -> PendingWebhook? {
+        let rows = try await PreparedStatementRunner.rows(PendingStatement(parameter: id), on: client, logger: logger)
+        for (id, entrupyID, customerItemID, state, receivedAt, ageMilliseconds, now, result, final, flag, fetchedAt) in rows {
+            var stored: StoredItemState?
+            if let final, let flag, let fetchedAt {
+                stored = StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
+            }
+            return PendingWebhook(id: id, entrupyID: entrupyID, customerItemID: customerItemID, state: state, receivedAt: receivedAt,
+                                  age: .milliseconds(max(0, ageMilliseconds)),
+                                  basis: ReconcileBasis(observedAt: now, entrupyID: entrupyID, stored: stored))
+        }
+        return nil
+    }
+
     /// Reads a stored event with the basis of its reconcile: the database's clock and the
     /// stored state of the item it names. Every reconcile starts with it, so it is prepared
     /// once per connection (parsed once, and soon planned once).
