@@ -8,6 +8,7 @@ let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Cont
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(

@@ -1,11 +1,11 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
-import Logging
+public import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
-import RelayCore
-import RelayRuntime
+public import RelayCore
+public import RelayRuntime
 
 /// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user, health.
 /// Every call first takes a token of its priority from the budget (shared by every replica);

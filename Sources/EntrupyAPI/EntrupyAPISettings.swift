@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+public import RelayCore
 
 /// How the relay reaches Entrupy's API, from the environment.
 public struct EntrupyAPISettings: Sendable {

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
-import Logging
+public import Logging
 import Metrics
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Asks `GET /v1/health` every `interval` and keeps the answer, so `/readyz` can tell the

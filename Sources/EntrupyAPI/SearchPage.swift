@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// One page of search results. `nextCursor` is nil on the last page.
 public struct SearchPage: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// `POST /v1/search/authentications`: filters AND together, values within one filter OR.
 public struct SearchQuery: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import RelayCore
 
 /// `--role` parses straight into a `Role`: ArgumentParser refuses anything else and lists the

@@ -1,7 +1,7 @@
-import Hummingbird
-import Logging
+public import Hummingbird
+public import Logging
 import NIOCore
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// A stand-in Entrupy for local runs, tests and load: the REST API of the contract, an admin
 /// API to change items and the world's behaviour, and a webhook sender that signs and retries

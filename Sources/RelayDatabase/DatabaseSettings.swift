@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// How the relay reaches PostgreSQL, from the environment.
 public struct DatabaseSettings: Sendable {

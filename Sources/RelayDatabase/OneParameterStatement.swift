@@ -1,4 +1,4 @@
-import PostgresNIO
+public import PostgresNIO
 
 /// A prepared statement with one parameter, `$1`: it binds `parameter` and nothing else.
 public protocol OneParameterStatement: PostgresPreparedStatement {

@@ -1,6 +1,6 @@
-import _ConnectionPoolModule
-import PostgresNIO
-import RelayCore
+public import _ConnectionPoolModule
+public import PostgresNIO
+public import RelayCore
 
 // postgres-nio's errors read through `StoreFailure` by callers that do not know the driver.
 

@@ -1,4 +1,4 @@
-import PostgresNIO
+public import PostgresNIO
 
 /// A row's cells decoded one at a time, in order. The hot paths read rows this way instead of
 /// `row.decode((A, B, ...).self)`, whose parameter pack looks up its tuple's metadata at run

@@ -1,5 +1,5 @@
 import Logging
-import PostgresNIO
+public import PostgresNIO
 
 /// Runs prepared statements so that a failed preparation cannot poison a connection.
 /// postgres-nio prepares a statement on a connection the first time it runs there and, when

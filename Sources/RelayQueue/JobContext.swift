@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// What a handler knows of the run it is in.
 public struct JobContext: Sendable {

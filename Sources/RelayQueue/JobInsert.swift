@@ -1,5 +1,5 @@
 import RelayCore
-import RelayDatabase
+public import RelayDatabase
 
 /// Enqueues a `Job` for each row of a CTE in the caller's own statement, and so in its
 /// transaction (River's `InsertTx`), for the one statement that must write its rows and their

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A job as `jobs list` shows it.
 public struct JobRecord: Sendable, Equatable {

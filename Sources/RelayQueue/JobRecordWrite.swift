@@ -1,4 +1,4 @@
-import RelayDatabase
+public import RelayDatabase
 import PostgresNIO
 
 /// A write that belongs with a job's outcome (River's `JobCompleteTx`): it becomes a CTE of

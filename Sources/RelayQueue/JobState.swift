@@ -1,5 +1,5 @@
 import PostgresNIO
-import RelayCore
+public import RelayCore
 
 /// A job's life: `available` → `running` → `completed`, or back to `retryable` (scheduled
 /// later) after a failure or a snooze, or `dead` once its attempts or crashes are spent.

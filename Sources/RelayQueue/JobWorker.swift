@@ -2,10 +2,10 @@ import AsyncAlgorithms
 import Logging
 import RelayCore
 import Metrics
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 import RelayRuntime
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Claims jobs and runs them with their handlers. Woken by NOTIFY, and polling at a low rate

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 
 /// What support staff do with jobs: list them, run one again, and move a waiting one forward.

@@ -1,5 +1,5 @@
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayCore
 import RelayDatabase
 

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayCore
 import RelayDatabase
 

@@ -1,5 +1,5 @@
-import Foundation
-import RelayCore
+public import Foundation
+public import RelayCore
 
 /// What a rule is evaluated against and a template renders: the item as it is now, and the
 /// transition that just landed in its timeline.

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// A rule's `when`: every key given must match (AND); a list matches any of its values (OR).
 /// A key left out matches everything.

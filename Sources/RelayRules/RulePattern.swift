@@ -4,8 +4,8 @@ import Foundation
 /// with `^` and `$` to match the whole value).
 public struct RulePattern: Sendable, CustomStringConvertible {
     public let source: String
-    // NSRegularExpression is immutable once made and documented as safe to share between threads.
-    nonisolated(unsafe) let expression: NSRegularExpression
+    // NSRegularExpression is immutable once made, and Sendable.
+    let expression: NSRegularExpression
 
     public init(_ source: String) throws {
         self.source = source

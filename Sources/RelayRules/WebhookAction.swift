@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// A signed HTTP callback (Standard Webhooks) to a fixed URL.
 public struct WebhookAction: Sendable {

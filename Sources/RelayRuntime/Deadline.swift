@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// Thrown by `withDeadline` when the operation did not finish in time.
 public struct DeadlineExceeded: Error, CustomStringConvertible {

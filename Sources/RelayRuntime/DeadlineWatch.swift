@@ -1,5 +1,5 @@
 import AsyncAlgorithms
-import Synchronization
+public import Synchronization
 
 /// `withDeadline` for many short operations at once: one timer (`run()`, a loop that checks
 /// every `resolution`) instead of a timer task per operation. Each operation still runs in a

@@ -1,5 +1,5 @@
-import Foundation
-import RelayCore
+public import Foundation
+public import RelayCore
 
 extension EnvironmentReader {
     /// Settings of this process: its environment, and secret files read from disk.

@@ -1,4 +1,4 @@
-import Metrics
+public import Metrics
 import Synchronization
 
 /// Counters, timers and gauges made once per label and dimensions, then kept. Making one asks

@@ -1,7 +1,7 @@
-import Logging
+public import Logging
 import NIOSSL
-import PostgresNIO
-import RelayCore
+public import PostgresNIO
+public import RelayCore
 
 /// Builds the PostgreSQL pool from `DATABASE_URL`, and runs a block with a live pool for the
 /// one-shot commands (`migrate`, `events list`).

@@ -1,11 +1,11 @@
-import EntrupyAPI
+public import EntrupyAPI
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayCore
 import RelayRuntime
 import RelayDatabase
-import RelayHTTP
-import RelayStore
+public import RelayHTTP
+public import RelayStore
 
 /// Ready when the database answers within a second and every migration this build knows
 /// has been applied (a replica started before `migrate` ran is not ready), and once the

@@ -1,8 +1,8 @@
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 import RelayRuntime
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Opens `DATABASE_POOL_WARM_SIZE` of the pool's connections at start, before `/readyz` says

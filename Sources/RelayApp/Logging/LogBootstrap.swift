@@ -1,5 +1,5 @@
 import Logging
-import RelayCore
+public import RelayCore
 import Synchronization
 
 /// Sets up swift-log once per process: JSON lines (`LOG_FORMAT=json`, the default) or

@@ -1,5 +1,5 @@
-import Logging
-import RelayCore
+public import Logging
+public import RelayCore
 
 extension LogLevelName {
     /// swift-log's level for this setting: one case for each, so a new name cannot silently

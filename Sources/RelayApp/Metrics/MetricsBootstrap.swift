@@ -1,6 +1,6 @@
 import CoreMetrics
 import Metrics
-import Prometheus
+public import Prometheus
 import Synchronization
 
 /// Points swift-metrics at one Prometheus registry for the whole process (the metrics

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 import UnixSignals
 
 /// Runs a process's services until SIGTERM or SIGINT, then shuts them down gracefully within

@@ -1,12 +1,12 @@
-import EntrupyAPI
-import Hummingbird
+public import EntrupyAPI
+public import Hummingbird
 import HummingbirdCore
 import NIOCore
 import Logging
-import PostgresNIO
-import Prometheus
-import RelayHTTP
-import RelayStore
+public import PostgresNIO
+public import Prometheus
+public import RelayHTTP
+public import RelayStore
 
 /// `/healthz`, `/readyz` and `/metrics` on their own port, for processes that serve nothing
 /// else (`entrupy-relay worker --port P`), so every replica can be probed and scraped.

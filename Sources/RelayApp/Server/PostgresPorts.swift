@@ -1,4 +1,4 @@
-import RelayHTTP
+public import RelayHTTP
 import RelayStore
 
 // The PostgreSQL adapters serve the HTTP layer's ports. Declared here, where they are wired,

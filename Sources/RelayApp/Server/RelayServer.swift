@@ -1,15 +1,15 @@
 import EntrupyAPI
-import Hummingbird
+public import Hummingbird
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
-import PostgresNIO
-import Prometheus
+public import PostgresNIO
+public import Prometheus
 import RelayCore
-import RelayHTTP
-import RelayStore
+public import RelayHTTP
+public import RelayStore
 import RelayWorker
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Wires the `serve` process: the HTTP application and the services it needs, in the order
 /// a `ServiceGroup` must start them. The group stops them in reverse on SIGTERM: the HTTP

@@ -1,9 +1,9 @@
-import EntrupyAPI
-import RelayCore
-import RelayDatabase
-import RelayHTTP
-import RelayNotify
-import RelayWorker
+public import EntrupyAPI
+public import RelayCore
+public import RelayDatabase
+public import RelayHTTP
+public import RelayNotify
+public import RelayWorker
 
 /// Everything the relay reads from its environment, validated once at start-up so that a
 /// mistake fails with one line naming the variable instead of surfacing later. Each module

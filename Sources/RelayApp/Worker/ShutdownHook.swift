@@ -1,4 +1,4 @@
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Closes a client that is not a `Service` (AsyncHTTPClient's `HTTPClient`, the SMTP
 /// connection pool): it waits for graceful shutdown, which reaches it after the services

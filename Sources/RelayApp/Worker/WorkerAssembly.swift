@@ -1,16 +1,16 @@
 import Foundation
-import AsyncHTTPClient
-import EntrupyAPI
+public import AsyncHTTPClient
+public import EntrupyAPI
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayCore
 import RelayRuntime
-import RelayQueue
-import RelayNotify
+public import RelayQueue
+public import RelayNotify
 import RelayRules
-import RelayStore
-import RelayWorker
-import ServiceLifecycle
+public import RelayStore
+public import RelayWorker
+public import ServiceLifecycle
 
 /// Everything a worker process runs: the Entrupy API client (with its process-wide rate
 /// budget), the rules, the reconcile pipeline, the job worker with the reconcile and deliver

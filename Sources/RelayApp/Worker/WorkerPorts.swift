@@ -1,6 +1,6 @@
 import EntrupyAPI
 import RelayStore
-import RelayWorker
+public import RelayWorker
 
 // The Entrupy API client and the PostgreSQL store serve the worker's ports. Declared here,
 // where they are wired, so the pipeline's decisions can be tested on doubles.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored API token as `tokens list` shows it: never the token, never its hash.
 public struct TokenRecord: Sendable, Equatable {

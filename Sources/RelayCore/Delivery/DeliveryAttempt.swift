@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One attempt at a delivery, as recorded.
 public struct DeliveryAttempt: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored delivery.
 public struct DeliveryRecord: Sendable, Equatable {

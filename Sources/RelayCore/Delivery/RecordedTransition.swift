@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A transition as stored in an item's timeline: the row's ID is what makes each delivery
 /// it causes unique.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The relay's reading of an Entrupy authentication (contract section 3). Built from the
 /// REST v1 item or its SDK variant; anything it does not name stays in `raw`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads an item from Entrupy's JSON, tolerating both the REST v1 shape and the SDK's.
 public enum EntrupyItemParser {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An item with everything that happened to it: the webhooks received, each fetch
 /// (reconciliation), the transitions, and the deliveries with every attempt. `webhooks` and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What Entrupy says about an item beyond the state the relay diffs (contract section 3): the
 /// result's human text and reasons, the flag's reason or resolution, photos, certificate,

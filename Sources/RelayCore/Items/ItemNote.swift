@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `support.message` or `certificate.transfer` event about an item, as its timeline says it.
 public struct ItemNote: Sendable, Equatable {

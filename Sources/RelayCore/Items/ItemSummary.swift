@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An item as search results list it.
 public struct ItemSummary: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One fetch of an item that reached the store: why, and what it changed
 /// (`created`, `changed`, `unchanged`, or `stale` when a newer answer was already stored).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One line of an item's merged timeline, for people: what happened, when, in a sentence.
 public struct TimelineEvent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One transition in an item's timeline.
 public struct TransitionEntry: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads an HTTP `Retry-After` value as RFC 9110 defines it: delay-seconds (digits only) or
 /// an HTTP-date (IMF-fixdate). Anything else (a sign, a fraction, an exponent, garbage) is

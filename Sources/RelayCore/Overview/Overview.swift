@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The picture at a glance (the console's overview): the last `days` days, by UTC day.
 public struct Overview: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `GET /v1/events`: received webhooks, newest first.
 public struct EventListQuery: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How to count the items listed in [since, until) from the rollup of per-UTC-month and
 /// per-UTC-day counts: whole months from the month rows, the whole days around them from the

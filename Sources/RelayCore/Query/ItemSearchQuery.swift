@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A search over reconciled items with the filters of Entrupy's own search: values within
 /// one filter OR, different filters AND. Shared by `GET /v1/items`, the console and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A query string's pairs, checked against the names a route knows (a misspelt filter is an
 /// error, not silently ignored), with typed readers that name the parameter when they fail.

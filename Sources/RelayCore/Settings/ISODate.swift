@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Parses the dates people type on command lines and in query strings:
 /// `2026-11-01`, `2026-11-01T08:30:00Z`, `2026-11-01T08:30:00.250+02:00`.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// Verifies the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
 /// `webhook-signature: v1,<base64>` over `id.timestamp.body`), so the receiver can sit

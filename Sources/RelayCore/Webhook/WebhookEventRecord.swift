@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored webhook as `events list` and the query API show it (no body, no secrets).
 public struct WebhookEventRecord: Sendable, Equatable {

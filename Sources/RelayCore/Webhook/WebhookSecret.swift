@@ -1,4 +1,4 @@
-import Crypto
+public import Crypto
 import Foundation
 
 /// A configured signing key. The bytes never leave this type except into an HMAC key,

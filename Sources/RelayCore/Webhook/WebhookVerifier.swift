@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Tries every supported scheme. A request carrying an Entrupy signature is judged by it;
 /// one carrying only a Standard Webhooks signature is judged by that; one with neither is refused.

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import HTTPTypes
+public import Hummingbird
+public import HTTPTypes
 import NIOCore
 import RelayCore
 

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import NIOCore
 
 /// `GET /openapi.json`: the API's description, public (it holds no data). The document is

@@ -1,5 +1,5 @@
-import EntrupyAPI
-import Hummingbird
+public import EntrupyAPI
+public import Hummingbird
 import RelayCore
 
 /// Every route people and downstream systems call besides the receiver: `/v1/...` behind a

@@ -1,4 +1,4 @@
-import EntrupyAPI
+public import EntrupyAPI
 import Foundation
 import Hummingbird
 import HTTPTypes

@@ -1,9 +1,9 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import HTTPTypes
 import Logging
 import Metrics
-import RelayCore
+public import RelayCore
 import RelayRuntime
 
 /// Checks `Authorization: Bearer <token>` (for `BearerAuthMiddleware`, on every `/v1` route):

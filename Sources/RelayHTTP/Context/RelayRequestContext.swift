@@ -1,7 +1,7 @@
-import RelayCore
-import Hummingbird
+public import RelayCore
+public import Hummingbird
 import Logging
-import NIOCore
+public import NIOCore
 
 /// The request context of every route: Hummingbird's core storage plus the TCP peer
 /// (for trusted-proxy resolution) and the request ID used in logs and responses.

@@ -1,6 +1,6 @@
-import Hummingbird
+public import Hummingbird
 import NIOCore
-import Prometheus
+public import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (it can store webhooks), `/metrics` (Prometheus).
 /// Readiness is checked at most once a second (`CachedReadiness`). On the public port it says

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 
 /// The body of `/readyz`: whether the relay can do its job, and each check's word on it.
 public struct ReadinessReport: ResponseEncodable, Sendable, Equatable {

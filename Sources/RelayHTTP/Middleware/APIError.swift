@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import HTTPTypes
+public import Hummingbird
+public import HTTPTypes
 import NIOCore
 
 /// An error answered as JSON: `{"error": {"status": 401, "message": "..."}}`. Messages are

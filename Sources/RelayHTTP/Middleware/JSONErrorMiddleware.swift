@@ -1,5 +1,5 @@
 import RelayCore
-import Hummingbird
+public import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import HTTPTypes
+public import Hummingbird
+public import HTTPTypes
 import Logging
 
 /// Gives every request an ID: the caller's `X-Request-Id` when it is short and plain, else a

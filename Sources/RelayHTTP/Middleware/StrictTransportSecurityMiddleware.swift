@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import HTTPTypes
 
 /// With an https `PUBLIC_URL`: every answer tells browsers to use HTTPS only for a year, so

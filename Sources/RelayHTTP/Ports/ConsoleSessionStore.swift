@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// The console's signed-in sessions.
 public protocol ConsoleSessionStore: Sendable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// What the query API and the console read and do with deliveries.
 public protocol DeliveryQueries: Sendable {

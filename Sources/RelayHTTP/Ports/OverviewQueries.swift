@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// The console overview's numbers (PostgreSQL in service).
 public protocol OverviewQueries: Sendable {

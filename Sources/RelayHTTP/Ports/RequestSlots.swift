@@ -1,5 +1,5 @@
 import RelayCore
-import Foundation
+public import Foundation
 
 /// Requests under way per token, across every replica (`API_TOKEN_CONCURRENCY`).
 public protocol RequestSlots: Sendable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// The SDK users the relay authorised, so support can find their items by username.
 public protocol SDKUserStore: Sendable {

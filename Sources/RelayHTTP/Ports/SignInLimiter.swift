@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// Failed sign-ins per client address, across every replica (`AUTH_FAILURE_LIMIT` per
 /// `AUTH_FAILURE_WINDOW_SECONDS`).

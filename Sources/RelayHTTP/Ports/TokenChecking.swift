@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// Who a bearer token acts for: nil for an unknown or revoked token.
 public protocol TokenChecking: Sendable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// The received webhooks, listed for admins.
 public protocol WebhookEventQueries: Sendable {

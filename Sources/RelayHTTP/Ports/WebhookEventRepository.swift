@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// Storage of received webhooks. The receiver depends on this, not on SQL.
 public protocol WebhookEventRepository: Sendable {

@@ -1,9 +1,9 @@
 import AsyncAlgorithms
-import Logging
+public import Logging
 import Metrics
-import RelayCore
+public import RelayCore
 import RelayRuntime
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Lets concurrent webhook requests share commits. Each request waits for the commit that

@@ -1,6 +1,6 @@
 import HTTPTypes
-import NIOCore
-import NIOHTTPTypes
+public import NIOCore
+public import NIOHTTPTypes
 
 /// Bounds how long a request's body may take to arrive, from its head to its end, timed on
 /// the connection's own event loop. Hummingbird's idle timer restarts with every chunk, so a

@@ -1,5 +1,5 @@
-import Hummingbird
-import HTTPTypes
+public import Hummingbird
+public import HTTPTypes
 
 /// A request's body did not arrive within its deadline (`RequestBodyDeadlineHandler`): the
 /// reader of the body gets this instead of the rest. A 408, and the connection is closed.

@@ -1,9 +1,9 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
-import RelayCore
+public import RelayCore
 import RelayRuntime
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.

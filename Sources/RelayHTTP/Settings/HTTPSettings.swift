@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+public import RelayCore
 
 /// The HTTP server, the query API and the console, from the environment.
 public struct HTTPSettings: Sendable {

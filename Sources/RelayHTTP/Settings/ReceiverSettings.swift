@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// How webhooks are received and stored, from the environment.
 public struct ReceiverSettings: Sendable {

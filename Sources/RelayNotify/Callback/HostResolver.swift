@@ -1,6 +1,6 @@
 import Foundation
 import NIOPosix
-import RelayCore
+public import RelayCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import RelayCore
 
 /// A notification email as RFC 5322 / MIME text with CRLF line ends: UTF-8 bodies in

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
+public import NIOCore
+public import NIOPosix
 import NIOSSL
 import RelayCore
 

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// The rules file and how notifications are sent, from the environment.
 public struct NotifySettings: Sendable {

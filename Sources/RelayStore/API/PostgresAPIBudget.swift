@@ -2,9 +2,9 @@ import RelayCore
 import Foundation
 import Logging
 import Metrics
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
-import RelayRuntime
+public import RelayRuntime
 
 /// The Entrupy API budget in PostgreSQL, shared by every replica: the send times of the last
 /// second's requests (a sliding window: no second, however it is cut, holds more than `limit`),

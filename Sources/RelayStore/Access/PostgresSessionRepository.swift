@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
-import RelayCore
+public import PostgresNIO
+public import RelayCore
 
 /// Console sessions on PostgreSQL (so any replica serves any signed-in user). The cookie
 /// holds a random ID; only its hash is stored. A revoked token's sessions end with it.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
-import RelayCore
+public import PostgresNIO
+public import RelayCore
 import RelayDatabase
 
 /// API tokens on PostgreSQL: created (shown once), listed, revoked, and checked on every

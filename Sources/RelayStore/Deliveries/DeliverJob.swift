@@ -1,4 +1,4 @@
-import RelayQueue
+public import RelayQueue
 
 /// `deliver {delivery_id}`: the next attempt at one delivery. At most one unfinished per
 /// delivery (its unique key). The delivery row decides everything else.

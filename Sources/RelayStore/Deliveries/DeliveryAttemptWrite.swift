@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
-import RelayDatabase
-import RelayQueue
+public import RelayCore
+public import RelayDatabase
+public import RelayQueue
 
 /// An attempt at a delivery and the delivery's new state, written by the statement that
 /// finishes (or reschedules) its job: the delivery row and its job never disagree. Applies

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
-import RelayCore
+public import RelayCore
 import RelayQueue
 
 /// The outbox on PostgreSQL: deliveries, their attempts, and the `deliver` jobs that run them.

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// What storing a fetched item changed.
 public struct ApplyResult: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+public import RelayCore
 import RelayDatabase
 
 extension PostgresItemRepository {

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+public import RelayCore
 
 extension PostgresItemRepository {
     /// The item named by an Entrupy ID, else the latest one with that customer item ID,

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+public import RelayCore
 
 extension PostgresItemRepository {
     /// One chunk of a search's whole result, newest first, after `cursor`, without counting:

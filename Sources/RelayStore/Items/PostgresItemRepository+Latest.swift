@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+public import RelayCore
 
 extension PostgresItemRepository {
     /// The stored item (Entrupy ID, else customer item ID) with the latest transition in its

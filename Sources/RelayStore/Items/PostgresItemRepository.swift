@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
-import RelayCore
+public import PostgresNIO
+public import RelayCore
 import RelayQueue
 
 /// Items and their timelines on PostgreSQL. Items change only through

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Logging
 import Metrics
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 import RelayCore
 import RelayQueue

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a reconcile starts from, read before the item is fetched: the database's clock (when
 /// the answer is requested, which orders answers) and what the store held then of the item

@@ -1,5 +1,5 @@
-import RelayCore
-import RelayQueue
+public import RelayCore
+public import RelayQueue
 
 /// `reconcile_item {entrupy_id | customer_item_id, source}`: a re-fetch asked for by the
 /// sweep or by support. At most one unfinished per item.

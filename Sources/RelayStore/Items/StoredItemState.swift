@@ -1,5 +1,5 @@
-import Foundation
-import RelayCore
+public import Foundation
+public import RelayCore
 
 /// What the store holds of an item, as the differ needs it: the compared state, and when
 /// the answer it came from was requested (by the database's clock).

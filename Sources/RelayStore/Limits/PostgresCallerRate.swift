@@ -1,5 +1,5 @@
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 
 /// At most `limit` calls per `window` for one caller (an API token), counted in PostgreSQL so

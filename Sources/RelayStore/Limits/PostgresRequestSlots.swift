@@ -1,7 +1,7 @@
 import RelayCore
-import Foundation
+public import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 
 /// Requests under way per API token, counted in PostgreSQL so that every replica shares one

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
 
 /// Failed sign-ins per client address in fixed windows, counted in PostgreSQL so that every

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
-import RelayCore
+public import PostgresNIO
+public import RelayCore
 import RelayQueue
 
 /// The overview's numbers, each from the cheapest source: per-day counts from the count

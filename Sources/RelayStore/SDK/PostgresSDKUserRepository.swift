@@ -1,7 +1,7 @@
-import RelayCore
+public import RelayCore
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 
 /// SDK users on PostgreSQL, keyed by the organisation's unique user ID.
 public struct PostgresSDKUserRepository: Sendable {

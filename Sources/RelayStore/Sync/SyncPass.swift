@@ -1,5 +1,5 @@
-import Foundation
-import RelayCore
+public import Foundation
+public import RelayCore
 
 /// The sync pass under way: the submission window it walks, where it stopped, and what it
 /// has counted so far. Resumed as it was after a restart.

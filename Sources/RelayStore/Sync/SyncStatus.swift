@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `sync status` and the metrics report: the last complete pass, and the one under way.
 public struct SyncStatus: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import NIOCore
 import PostgresNIO
-import RelayCore
+public import RelayCore
 import RelayDatabase
 import RelayQueue
 import Foundation

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import RelayDatabase
-import RelayCore
+public import RelayCore
 import RelayQueue
 
 /// `WebhookEventRepository` on PostgreSQL, and the one owner of a stored event's lifecycle

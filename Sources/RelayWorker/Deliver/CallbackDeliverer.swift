@@ -1,6 +1,6 @@
 import Foundation
-import RelayCore
-import RelayNotify
+public import RelayCore
+public import RelayNotify
 import RelayStore
 
 /// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.

@@ -1,10 +1,10 @@
 import Foundation
-import Logging
+public import Logging
 import Metrics
-import RelayCore
-import RelayQueue
+public import RelayCore
+public import RelayQueue
 import RelayRuntime
-import RelayStore
+public import RelayStore
 
 /// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
 /// (`DeliveryDecision`) are written with the job's outcome in one statement: delivered or

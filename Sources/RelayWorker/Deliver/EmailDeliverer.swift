@@ -1,5 +1,5 @@
-import RelayCore
-import RelayNotify
+public import RelayCore
+public import RelayNotify
 import RelayStore
 
 /// Sends an email delivery through the SMTP client; the Message-ID is derived from the

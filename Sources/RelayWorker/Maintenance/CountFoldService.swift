@@ -1,10 +1,10 @@
 import AsyncAlgorithms
-import Logging
+public import Logging
 import Metrics
 import RelayCore
 import RelayDatabase
-import RelayStore
-import ServiceLifecycle
+public import RelayStore
+public import ServiceLifecycle
 
 /// Every `interval`, folds the item count changes that writes appended into the count rollup
 /// (migration 0006), so that counting stays a sum over a few thousand rows however many items

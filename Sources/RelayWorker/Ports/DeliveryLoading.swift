@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// Where the deliver handler reads a delivery (`PostgresDeliveryRepository`, wired in
 /// RelayApp): a claimed batch's deliveries in one call. Its attempt and new state go back with

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// Makes one attempt at a delivery on one channel and reports how it went; never throws (a
 /// failure is a report). `CallbackDeliverer` (signed HTTP) and `EmailDeliverer` (SMTP).

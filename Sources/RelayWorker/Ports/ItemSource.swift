@@ -1,5 +1,5 @@
-import RelayCore
-import RelayRuntime
+public import RelayCore
+public import RelayRuntime
 
 /// Where the reconcile pipeline reads an item's truth: the Entrupy API (`EntrupyAPIClient`,
 /// wired in RelayApp). Throws when no item came back.

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import RelayCore
-import RelayStore
+public import RelayStore
 
 /// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in
 /// RelayApp): the clock that orders answers, the stored states, the submitter's own ID, and

@@ -1,6 +1,6 @@
-import EntrupyAPI
-import Foundation
-import Logging
+public import EntrupyAPI
+public import Foundation
+public import Logging
 import RelayCore
 import RelayStore
 

@@ -1,11 +1,11 @@
 import EntrupyAPI
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Metrics
-import RelayCore
+public import RelayCore
 import RelayRules
 import RelayRuntime
-import RelayStore
+public import RelayStore
 
 /// A hint becomes the truth in four steps, each one call here:
 ///

@@ -2,9 +2,9 @@ import EntrupyAPI
 import Foundation
 import Metrics
 import RelayCore
-import RelayQueue
-import RelayRuntime
-import RelayStore
+public import RelayQueue
+public import RelayRuntime
+public import RelayStore
 
 /// `reconcile_webhook`: runs the pipeline for a stored event. An item the API does not know
 /// yet is asked for again, backing off, for `notFoundWindow` after the event arrived (items

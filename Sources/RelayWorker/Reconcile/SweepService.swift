@@ -1,10 +1,10 @@
 import AsyncAlgorithms
-import Logging
+public import Logging
 import RelayCore
 import RelayDatabase
-import RelayQueue
-import RelayStore
-import ServiceLifecycle
+public import RelayQueue
+public import RelayStore
+public import ServiceLifecycle
 
 /// Heals missed webhooks: every `interval`, items whose result is not final or whose flag is
 /// raised, and that were last fetched more than `age` ago, get a `reconcile_item` job. The

@@ -1,12 +1,12 @@
 import AsyncAlgorithms
-import EntrupyAPI
+public import EntrupyAPI
 import Foundation
-import Logging
+public import Logging
 import Metrics
 import RelayCore
-import RelayRuntime
-import RelayStore
-import ServiceLifecycle
+public import RelayRuntime
+public import RelayStore
+public import ServiceLifecycle
 
 /// Re-verification by search: webhooks can be lost, so every `interval` one replica walks
 /// Entrupy's search API over the last `lookback` of submissions, 25 items a call, and applies

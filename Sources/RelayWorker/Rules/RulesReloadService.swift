@@ -1,6 +1,6 @@
-import Logging
+public import Logging
 import RelayRules
-import ServiceLifecycle
+public import ServiceLifecycle
 import UnixSignals
 
 /// Reloads the rules file on SIGHUP. A file with problems is logged, problem by problem, and

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import RelayRules
+public import RelayRules
 import Synchronization
 
 /// The rules in force. Loaded from `RULES_FILE` at start-up (an invalid file stops the start);

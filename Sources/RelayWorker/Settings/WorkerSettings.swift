@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// How the worker runs jobs, reconciles and keeps the queue, from the environment.
 public struct WorkerSettings: Sendable {

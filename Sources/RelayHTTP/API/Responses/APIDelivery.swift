@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// A delivery as lists show it; the payload is left out (it can be large).

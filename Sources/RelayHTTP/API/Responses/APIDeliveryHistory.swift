@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// A delivery with every attempt, as an item's detail shows it.
 public struct APIDeliveryHistory: Encodable, Sendable {

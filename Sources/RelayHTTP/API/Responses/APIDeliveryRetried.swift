@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 
 /// `POST /v1/deliveries/{id}/retry`: the delivery as it now stands, and what happens next.
 public struct APIDeliveryRetried: Encodable, Sendable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// `GET /v1/items/{id}`: the item's fields, then its whole history. `webhooks` and

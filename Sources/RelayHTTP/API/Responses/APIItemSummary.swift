@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// An item as search results list it (every key present, `null` when unknown).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import RelayCore
 
 /// The one way the API (and the CLI's `--json`) writes JSON: `Encodable` response types,

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// One fetch of an item: why, and what it changed.

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// One line of an item's merged timeline.

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// One transition in an item's history.

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import Foundation
 
 /// A stored webhook's metadata (never its body).
