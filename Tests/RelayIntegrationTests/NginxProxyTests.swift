@@ -76,24 +76,22 @@ struct NginxProxyTests {
     }
 
     @Test func signedBodiesPassUntouchedAndSpoofedForwardingIsIgnored() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: ["TRUSTED_PROXIES": "127.0.0.1/32", "WEBHOOK_MAX_BODY_BYTES": "4096"]) { relay async throws in
-                try await Self.withNginx(upstream: relay.port) { port async throws in
-                    let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"via-nginx","entrupy_id":"ENT-N","note":"é ü \n"}"#)
-                    let sent = try await Self.curl(port: port, source: "127.0.0.2", fixture: fixture, extraHeaders: [("X-Forwarded-For", "6.6.6.6")])
-                    #expect(sent.stdout.hasSuffix("\n200"), "\(sent.stdout) \(sent.stderr)")
-                    // nginx saw 127.0.0.2 and appended it; the spoofed 6.6.6.6 before it is not believed.
-                    #expect(try await relay.count("""
-                        SELECT count(*) FROM webhook_events WHERE event_id = 'via-nginx' AND client_address = '127.0.0.2'
-                          AND headers ->> 'x-forwarded-for' = '6.6.6.6, 127.0.0.2'
-                        """) == 1)
+        try await TestRelay.withFresh(env: ["TRUSTED_PROXIES": "127.0.0.1/32", "WEBHOOK_MAX_BODY_BYTES": "4096"]) { relay async throws in
+            try await Self.withNginx(upstream: relay.port) { port async throws in
+                let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"via-nginx","entrupy_id":"ENT-N","note":"é ü \n"}"#)
+                let sent = try await Self.curl(port: port, source: "127.0.0.2", fixture: fixture, extraHeaders: [("X-Forwarded-For", "6.6.6.6")])
+                #expect(sent.stdout.hasSuffix("\n200"), "\(sent.stdout) \(sent.stderr)")
+                // nginx saw 127.0.0.2 and appended it; the spoofed 6.6.6.6 before it is not believed.
+                #expect(try await relay.count("""
+                    SELECT count(*) FROM webhook_events WHERE event_id = 'via-nginx' AND client_address = '127.0.0.2'
+                      AND headers ->> 'x-forwarded-for' = '6.6.6.6, 127.0.0.2'
+                    """) == 1)
 
-                    let big = WebhookFixture.entrupy(#"{"entrupy_id":"E","pad":""# + String(repeating: "x", count: 5000) + #""}"#)
-                    let refused = try await Self.curl(port: port, source: "127.0.0.2", fixture: big, extraHeaders: [])
-                    #expect(refused.stdout.hasSuffix("\n413"))
-                    #expect(refused.stdout.contains(#""message":"request body exceeds 4096 bytes""#))
-                    #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 1)
-                }
+                let big = WebhookFixture.entrupy(#"{"entrupy_id":"E","pad":""# + String(repeating: "x", count: 5000) + #""}"#)
+                let refused = try await Self.curl(port: port, source: "127.0.0.2", fixture: big, extraHeaders: [])
+                #expect(refused.stdout.hasSuffix("\n413"))
+                #expect(refused.stdout.contains(#""message":"request body exceeds 4096 bytes""#))
+                #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 1)
             }
         }
     }
@@ -111,26 +109,24 @@ struct NginxProxyTests {
         #expect(site.contains("listen LISTEN;") && site.contains("server UPSTREAM;"), "the example's listen and upstream lines moved")
         let env = ["TRUSTED_PROXIES": "127.0.0.1/32", "WEBHOOK_MAX_CONCURRENT_BODIES": "8", "WEBHOOK_BODIES_PER_CLIENT": "8",
                    "WEBHOOK_BODY_TIMEOUT_SECONDS": "20"]
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: env) { relay async throws in
-                try await Self.withNginx(upstream: relay.port, site: site) { port async throws in
-                    let head = ReceiverStarvationTests.dripHead(signed: true)
-                    let drips = (0..<40).map { _ in
-                        Task { try await dripHTTP(port: port, head: head, interval: .milliseconds(200), limit: .seconds(8)) }
-                    }
-                    try await Task.sleep(for: .seconds(1))
-                    let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"past-the-drips","entrupy_id":"ENT-D"}"#)
-                    let sent = try await Self.curl(port: port, source: "127.0.0.2", fixture: fixture, extraHeaders: [])
-                    #expect(sent.stdout.hasSuffix("\n200"), "\(sent.stdout) \(sent.stderr)")
-                    var answers: [String] = []
-                    for drip in drips {
-                        drip.cancel()
-                        answers.append((try? await drip.value.answer) ?? "")
-                    }
-                    // limit_conn 32: the other 8 were refused by nginx at once.
-                    #expect(answers.filter { $0.hasPrefix("HTTP/1.1 503") }.count >= 8, "\(answers.map { $0.prefix(24) })")
-                    #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'past-the-drips'") == 1)
+        try await TestRelay.withFresh(env: env) { relay async throws in
+            try await Self.withNginx(upstream: relay.port, site: site) { port async throws in
+                let head = ReceiverStarvationTests.dripHead(signed: true)
+                let drips = (0..<40).map { _ in
+                    Task { try await dripHTTP(port: port, head: head, interval: .milliseconds(200), limit: .seconds(8)) }
                 }
+                try await Task.sleep(for: .seconds(1))
+                let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"past-the-drips","entrupy_id":"ENT-D"}"#)
+                let sent = try await Self.curl(port: port, source: "127.0.0.2", fixture: fixture, extraHeaders: [])
+                #expect(sent.stdout.hasSuffix("\n200"), "\(sent.stdout) \(sent.stderr)")
+                var answers: [String] = []
+                for drip in drips {
+                    drip.cancel()
+                    answers.append((try? await drip.value.answer) ?? "")
+                }
+                // limit_conn 32: the other 8 were refused by nginx at once.
+                #expect(answers.filter { $0.hasPrefix("HTTP/1.1 503") }.count >= 8, "\(answers.map { $0.prefix(24) })")
+                #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'past-the-drips'") == 1)
             }
         }
     }

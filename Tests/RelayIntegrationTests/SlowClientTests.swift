@@ -17,41 +17,37 @@ struct SlowClientTests {
     /// One byte every half second resets the server's idle timer each time; the whole-body
     /// deadline answers 408 and closes the connection anyway.
     @Test func aDrippedBodyGets408WithinTheBodyDeadline() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: ["WEBHOOK_BODY_TIMEOUT_SECONDS": "2", "HTTP_IDLE_TIMEOUT_SECONDS": "30"]) { relay async throws in
-                let drip = try await dripHTTP(port: relay.port, head: Self.dripHead, limit: .seconds(20))
-                #expect(drip.answer.hasPrefix("HTTP/1.1 408"), "\(drip.answer.prefix(200))")
-                #expect(drip.answer.contains("did not arrive within 2 s"))
-                #expect(drip.closed, "the connection is closed, not kept for the rest of the drip")
-                #expect(drip.elapsed < .seconds(8), "\(drip.elapsed)")
-                #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
-                // Every route's body has the deadline: a dripped sign-in form is a 408 too, not a 413.
-                let form = try await dripHTTP(port: relay.port, head: Self.dripForm, limit: .seconds(20))
-                #expect(form.answer.hasPrefix("HTTP/1.1 408"), "\(form.answer.prefix(200))")
-                #expect(form.answer.contains("did not arrive within 2 s"))
-                #expect(form.closed)
-                #expect(form.elapsed < .seconds(8), "\(form.elapsed)")
-                // The relay still serves everyone else.
-                let fixture = WebhookFixture.session(1, run: UUID().uuidString)
-                #expect(try await relay.post(fixture).status == 200)
-            }
+        try await TestRelay.withFresh(env: ["WEBHOOK_BODY_TIMEOUT_SECONDS": "2", "HTTP_IDLE_TIMEOUT_SECONDS": "30"]) { relay async throws in
+            let drip = try await dripHTTP(port: relay.port, head: Self.dripHead, limit: .seconds(20))
+            #expect(drip.answer.hasPrefix("HTTP/1.1 408"), "\(drip.answer.prefix(200))")
+            #expect(drip.answer.contains("did not arrive within 2 s"))
+            #expect(drip.closed, "the connection is closed, not kept for the rest of the drip")
+            #expect(drip.elapsed < .seconds(8), "\(drip.elapsed)")
+            #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 0)
+            // Every route's body has the deadline: a dripped sign-in form is a 408 too, not a 413.
+            let form = try await dripHTTP(port: relay.port, head: Self.dripForm, limit: .seconds(20))
+            #expect(form.answer.hasPrefix("HTTP/1.1 408"), "\(form.answer.prefix(200))")
+            #expect(form.answer.contains("did not arrive within 2 s"))
+            #expect(form.closed)
+            #expect(form.elapsed < .seconds(8), "\(form.elapsed)")
+            // The relay still serves everyone else.
+            let fixture = WebhookFixture.session(1, run: UUID().uuidString)
+            #expect(try await relay.post(fixture).status == 200)
         }
     }
 
     /// Over HTTP_MAX_CONNECTIONS a new connection waits to be accepted: answered once another
     /// one closes, not refused or served beyond the cap.
     @Test func connectionsOverTheCapWaitForAFreeOne() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: ["HTTP_MAX_CONNECTIONS": "2"]) { relay async throws in
-                try await withHeldConnections(port: relay.port, count: 2) { release async throws in
-                    let request = "GET /healthz HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n"
-                    await #expect(throws: (any Error).self, "not answered while both slots are held") {
-                        _ = try await rawHTTPExchange(port: relay.port, request, timeout: .seconds(1))
-                    }
-                    await release()
-                    let answer = try await rawHTTPExchange(port: relay.port, request, timeout: .seconds(10))
-                    #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(100))")
+        try await TestRelay.withFresh(env: ["HTTP_MAX_CONNECTIONS": "2"]) { relay async throws in
+            try await withHeldConnections(port: relay.port, count: 2) { release async throws in
+                let request = "GET /healthz HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n"
+                await #expect(throws: (any Error).self, "not answered while both slots are held") {
+                    _ = try await rawHTTPExchange(port: relay.port, request, timeout: .seconds(1))
                 }
+                await release()
+                let answer = try await rawHTTPExchange(port: relay.port, request, timeout: .seconds(10))
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(100))")
             }
         }
     }

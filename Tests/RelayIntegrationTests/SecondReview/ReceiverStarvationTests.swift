@@ -31,27 +31,23 @@ struct ReceiverStarvationTests {
     }
 
     @Test func unsignedDripsTakeNoSlot() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: Self.env) { relay async throws in
-                let answers = try await Self.whileDripping(relay, count: 12, signed: false) { () async throws in
-                    #expect(try await relay.post(WebhookFixture.session(1)).status == 200)
-                }
-                #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 401") }, "\(answers.map { $0.prefix(20) })")
+        try await TestRelay.withFresh(env: Self.env) { relay async throws in
+            let answers = try await Self.whileDripping(relay, count: 12, signed: false) { () async throws in
+                #expect(try await relay.post(WebhookFixture.session(1)).status == 200)
             }
+            #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 401") }, "\(answers.map { $0.prefix(20) })")
         }
     }
 
     @Test func oneAddressTakesOnlyItsShare() async throws {
-        try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: Self.env) { relay async throws in
-                // The drips come straight from 127.0.0.1; the real sender through the trusted proxy (127.0.0.1) from another address.
-                let answers = try await Self.whileDripping(relay, count: 12, signed: true) { () async throws in
-                    let response = try await relay.post(WebhookFixture.session(2), extraHeaders: [("X-Forwarded-For", "198.51.100.7")])
-                    #expect(response.status == 200, "\(response.body)")
-                }
-                // The dripping address got at most its 4 slots: the rest were refused at once.
-                #expect(answers.filter { $0.hasPrefix("HTTP/1.1 503") }.count >= 8, "\(answers.map { $0.prefix(20) })")
+        try await TestRelay.withFresh(env: Self.env) { relay async throws in
+            // The drips come straight from 127.0.0.1; the real sender through the trusted proxy (127.0.0.1) from another address.
+            let answers = try await Self.whileDripping(relay, count: 12, signed: true) { () async throws in
+                let response = try await relay.post(WebhookFixture.session(2), extraHeaders: [("X-Forwarded-For", "198.51.100.7")])
+                #expect(response.status == 200, "\(response.body)")
             }
+            // The dripping address got at most its 4 slots: the rest were refused at once.
+            #expect(answers.filter { $0.hasPrefix("HTTP/1.1 503") }.count >= 8, "\(answers.map { $0.prefix(20) })")
         }
     }
 }

@@ -46,6 +46,17 @@ struct TestRelay {
         return settings
     }
 
+    /// Runs a relay on a new migrated database (`relay.database`) during `body`: the fixture
+    /// most receiver tests open with.
+    static func withFresh<T: Sendable>(
+        env: [String: String] = [:],
+        _ body: @escaping @Sendable (TestRelay) async throws -> T
+    ) async throws -> T {
+        try await TestDatabase.with { database in
+            try await with(database: database, env: env, body)
+        }
+    }
+
     /// Runs a relay for `database` during `body`, then shuts it down gracefully.
     static func with<T: Sendable>(
         database: DatabaseURL,
