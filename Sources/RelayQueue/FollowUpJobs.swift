@@ -27,6 +27,7 @@ public final class FollowUpJobs: Sendable {
     }
 
     /// Runs `body` as this run: the jobs its statements insert for this worker are kept here.
+    @discardableResult
     public func run<T>(_ body: () async throws -> T) async rethrows -> T {
         try await Self.$current.withValue(self, operation: body)
     }

@@ -123,17 +123,30 @@ extension PostgresReconcileStore {
                        :observed_at::timestamptz, CASE WHEN kind = 'result.final' THEN :submitted_at::timestamptz END
                 FROM stored, unnest(:kinds::text[], :froms::text[], :tos::text[]) WITH ORDINALITY AS t (kind, from_value, to_value, position)
                 ORDER BY position
-                RETURNING id),
+                RETURNING id, kind),
             \(recordFetch(gate: "stored"))
             """ + (deliveries ? """
             ,
-            -- The timeline rows take their IDs in the transitions' order.
-            numbered AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS transition FROM events),
+            -- The timeline rows take their IDs in the transitions' order. occurrence: which one
+            -- of its kind each is on the item's timeline (the earlier ones, which this statement
+            -- does not see among its own inserts, and its rank among them).
+            numbered AS (
+                SELECT id, kind, (row_number() OVER (ORDER BY id) - 1)::int AS transition,
+                       row_number() OVER (PARTITION BY kind ORDER BY id)
+                           + (SELECT count(*) FROM item_events earlier WHERE earlier.entrupy_id = :entrupy_id::text
+                                                                        AND earlier.kind = events.kind) AS occurrence
+                FROM events),
             created AS (
-                INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
+                -- The idempotency key is derived from what the delivery is (see migration 20), so a
+                -- transition derived again after a restore is sent under the same webhook-id.
+                INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id,
+                                        idempotency_key)
                 SELECT numbered.id, input.entrupy_id, input.rule, input.action_index, input.channel, input.target,
-                       input.payload::jsonb, nullif(input.signing_key_id, '')
-                FROM unnest(:delivery_transitions::int[], :delivery_entrupy_ids::text[], :delivery_rules::text[],
+                       input.payload::jsonb, nullif(input.signing_key_id, ''),
+                       'dlv_' || left(encode(sha256(convert_to(concat_ws(chr(31), installation.key_salt, input.entrupy_id, numbered.kind,
+                                                                         numbered.occurrence, input.rule, input.action_index), 'UTF8')),
+                                             'hex'), 32)
+                FROM installation, unnest(:delivery_transitions::int[], :delivery_entrupy_ids::text[], :delivery_rules::text[],
                             :delivery_action_indexes::int[], :delivery_channels::text[], :delivery_targets::text[],
                             :delivery_payloads::text[], :delivery_signing_key_ids::text[])
                      WITH ORDINALITY AS input (transition, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)

@@ -67,6 +67,7 @@ struct TestDatabase {
         }
     }
 
+    @discardableResult
     static func withClient<T: Sendable>(_ url: DatabaseURL, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         try await DatabaseClientFactory.withClient(url, logger: logger, body)
     }
