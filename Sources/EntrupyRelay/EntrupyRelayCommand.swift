@@ -1,4 +1,5 @@
 import ArgumentParser
+import RelayCore
 
 /// `entrupy-relay`: the one executable. It only parses arguments and wires library code.
 @main
@@ -6,6 +7,7 @@ struct EntrupyRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entrupy-relay",
         abstract: "Receives Entrupy webhooks, reconciles items with the Entrupy API, and keeps their timelines in PostgreSQL.",
+        version: RelayRelease.version,
         subcommands: [
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, EventsCommand.self, ItemsCommand.self,
             JobsCommand.self, BackfillCommand.self, SyncCommand.self, RulesCommand.self, DeliveriesCommand.self, TokensCommand.self,

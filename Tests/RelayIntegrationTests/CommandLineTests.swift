@@ -68,6 +68,16 @@ struct CommandLineTests {
         #expect(badPort.stderr == "entrupy-relay: PORT is invalid: expected a whole number from 0 to 65535, got \"x\"\n")
     }
 
+    /// The binary knows its release, and CHANGELOG.md's newest entry is that release.
+    @Test func theVersionIsTheChangelogsNewestRelease() async throws {
+        let version = try await Self.run(["--version"], env: Self.environment(nil))
+        #expect(version.status == 0)
+        #expect(version.stdout == RelayRelease.version + "\n")
+        let changelog = try String(contentsOf: TestServerProcess.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(newest?.hasPrefix("## \(RelayRelease.version) ") == true, "\(newest ?? "no release in CHANGELOG.md")")
+    }
+
     @Test func migrateThenEventsListAsJSONAndTable() async throws {
         try await TestDatabase.with(migrated: false) { db async throws in
             let env = Self.environment(db)

@@ -37,6 +37,11 @@ struct PublicSurfaceTests {
                 #expect(try await relay.request("/healthz").status == 200)
                 let probe = HTTPProbe(port: metricsPort)
                 #expect(try await eventually { (try? await probe.status("/metrics")) == 200 })
+                // Which release runs: said to operators (the metric, the operations port's
+                // readiness), not to the public port.
+                #expect(try await probe.body("/metrics").contains("relay_build_info{version=\"\(RelayRelease.version)\"} 1"))
+                #expect(try await probe.body("/readyz").contains("\"version\":\"\(RelayRelease.version)\""))
+                #expect(try await relay.request("/readyz").json?["version"] == nil)
             }
         }
     }

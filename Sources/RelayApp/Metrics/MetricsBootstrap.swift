@@ -1,6 +1,7 @@
 import CoreMetrics
 import Metrics
 public import Prometheus
+import RelayCore
 import Synchronization
 
 /// Points swift-metrics at one Prometheus registry for the whole process (the metrics
@@ -20,6 +21,8 @@ public enum MetricsBootstrap {
             ]
             factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576]
             MetricsSystem.bootstrap(factory)
+            // Which release is running, as Prometheus's convention has it: a gauge of 1 labelled with it.
+            Gauge(label: "relay_build_info", dimensions: [("version", RelayRelease.version)]).record(1)
             existing = created
             return created
         }

@@ -1,5 +1,6 @@
 public import Hummingbird
 import NIOCore
+import RelayCore
 public import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (it can store webhooks), `/metrics` (Prometheus).
@@ -27,7 +28,7 @@ public struct HealthController: Sendable {
         }
         router.get("/readyz") { request, context in
             var report = await readiness.check()
-            if !detailed { report.checks = [:] }
+            if detailed { report.version = RelayRelease.version } else { report.checks = [:] }
             var response = try report.response(from: request, context: context)
             response.status = report.ready ? .ok : .serviceUnavailable
             return response

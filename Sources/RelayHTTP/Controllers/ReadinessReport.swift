@@ -4,10 +4,13 @@ public import Hummingbird
 public struct ReadinessReport: ResponseEncodable, Sendable, Equatable {
     public var ready: Bool
     public var checks: [String: String]
+    /// The release answering (`RelayRelease.version`), on the operations port only.
+    public var version: String?
 
-    public init(ready: Bool, checks: [String: String]) {
+    public init(ready: Bool, checks: [String: String], version: String? = nil) {
         self.ready = ready
         self.checks = checks
+        self.version = version
     }
 }
 
