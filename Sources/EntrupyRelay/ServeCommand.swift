@@ -1,5 +1,6 @@
 import ArgumentParser
 import RelayApp
+import RelayRuntime
 import RelayCore
 
 struct ServeCommand: AsyncParsableCommand {
@@ -41,7 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = environment.logger
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let server = try CommandEnvironment.assemble {
-            try RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger, runWorker: !noWorker)
+            // Under systemd (Type=notify) the unit is started once the port takes requests.
+            try RelayServer(settings: settings, client: client, catalog: catalog, registry: registry, logger: logger, runWorker: !noWorker,
+                            onServerRunning: { _ in SystemdNotifier.notify("READY=1") })
         }
         logger.info("starting", metadata: [
             "address": "\(settings.http.host):\(settings.http.port)", "worker": "\(!noWorker)", "database": "\(settings.database.url)",

@@ -33,6 +33,7 @@ struct WorkerCommand: AsyncParsableCommand {
                                                   registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
                                                   maxConnections: settings.http.maxConnections, logger: logger))
         }
+        services.append(SystemdReadyService())
         logger.info("worker starting", metadata: ["concurrency": "\(settings.worker.concurrency)", "api": "\(settings.entrupy.url)"])
         try await BoundedServiceGroup.run(services, grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
     }

@@ -82,11 +82,22 @@ struct CommandLineTests {
         try await TestDatabase.with(migrated: false) { db async throws in
             let env = Self.environment(db)
             let catalog = try TestDatabase.catalog()
+            let dryRun = try await Self.run(["migrate", "--dry-run"], env: env)
+            #expect(dryRun.status == 0)
+            #expect(dryRun.stdout.hasPrefix("would apply \(catalog.migrations.count) migration(s): 1 webhook_events, 2 jobs,"), "\(dryRun.stdout)")
+            let pending = try await Self.run(["migrate", "status"], env: env)
+            #expect(pending.status == 0)
+            #expect(pending.stdout.hasSuffix("0 applied, \(catalog.migrations.count) pending (this build: \(catalog.latestVersion) migrations)\n"))
             let first = try await Self.run(["migrate"], env: env)
             #expect(first.status == 0)
             #expect(first.stdout == "applied \(catalog.migrations.count) migration(s); database is at version \(catalog.latestVersion)\n")
             let second = try await Self.run(["migrate"], env: env)
             #expect(second.stdout == "database is up to date (version \(catalog.latestVersion))\n")
+            let status = try await Self.run(["migrate", "status"], env: env)
+            #expect(status.status == 0)
+            #expect(status.stdout.hasPrefix("1\tapplied\twebhook_events\n"))
+            #expect(status.stdout.hasSuffix("\(catalog.migrations.count) applied, 0 pending (this build: \(catalog.latestVersion) migrations)\n"))
+            #expect(try await Self.run(["migrate", "--dry-run"], env: env).stdout.hasSuffix("nothing would be applied\n"))
 
             try await TestRelay.with(database: db) { relay async throws in
                 #expect(try await relay.post(WebhookFixture.entrupy(#"{"id":"cli-1","event":"session.completed","entrupy_id":"ENT-C","customer_item_id":"sku-c"}"#)).status == 200)

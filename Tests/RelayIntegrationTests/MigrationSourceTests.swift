@@ -39,6 +39,14 @@ struct MigrationSourceTests {
             let result = try await CommandLineTests.run(["migrate"], env: CommandLineTests.environment(db))
             #expect(result.status == 1)
             #expect(result.stderr.contains("the database has migration(s) 9999 that this build does not know"), "\(result.stderr)")
+            // status names it and exits 1; a dry run refuses as migrate would.
+            let status = try await CommandLineTests.run(["migrate", "status"], env: CommandLineTests.environment(db))
+            #expect(status.status == 1)
+            #expect(status.stdout.contains("9999\tunknown\tfrom_the_future\n"))
+            #expect(status.stderr.contains("9999 that this build does not know"))
+            let dryRun = try await CommandLineTests.run(["migrate", "--dry-run"], env: CommandLineTests.environment(db))
+            #expect(dryRun.status == 1)
+            #expect(dryRun.stderr.contains("9999 that this build does not know"))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import RelayRuntime
 public import ServiceLifecycle
 import UnixSignals
 
@@ -47,6 +48,7 @@ struct ShutdownWatchdog: Service {
         } catch {
             return  // cancelled without a graceful shutdown: the group is ending anyway
         }
+        SystemdNotifier.notify("STOPPING=1")
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
         let (logger, limit, onOverrun) = (self.logger, self.limit, self.onOverrun)
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {

@@ -22,6 +22,12 @@ public struct Migrator: Sendable {
         public let version: Int
         public let name: String
         public let checksum: String
+
+        public init(version: Int, name: String, checksum: String) {
+            self.version = version
+            self.name = name
+            self.checksum = checksum
+        }
     }
 
     /// - Returns: the migrations applied by this call (empty when already up to date).
