@@ -40,6 +40,8 @@ strip --strip-unneeded "$STAGE/usr/bin/entrupy-relay"
 install -m 0644 "$ROOT"/deploy/systemd/*.service "$STAGE/lib/systemd/system/"
 install -m 0640 "$ROOT/deploy/package/relay.env" "$STAGE/etc/entrupy-relay/relay.env"
 install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$STAGE/usr/share/doc/entrupy-relay/"
+install -d "$STAGE/usr/share/doc/entrupy-relay/docs"   # beside the README, so its links hold
+install -m 0644 "$ROOT"/docs/*.md "$ROOT"/docs/*.png "$STAGE/usr/share/doc/entrupy-relay/docs/"
 install -m 0644 "$ROOT/deploy/rules/example.yaml" "$STAGE/usr/share/doc/entrupy-relay/examples/rules.yaml"
 install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$STAGE/usr/share/doc/entrupy-relay/examples/nginx.conf"
 printf 'u entrupy-relay - "Entrupy relay" /nonexistent\n' > "$STAGE/usr/lib/sysusers.d/entrupy-relay.conf"
