@@ -81,16 +81,15 @@ install -d -m 0750 "$CHROOT/run/credentials/entrupy-relay.service"
 cp "$CHROOT"/etc/entrupy-relay/credentials/* "$CHROOT/run/credentials/entrupy-relay.service/"
 chroot "$CHROOT" sh -c 'chown -R entrupy-relay:entrupy-relay /run/credentials/entrupy-relay.service; chmod 0400 /run/credentials/entrupy-relay.service/*'
 CRED=/run/credentials/entrupy-relay.service
-run_as_service() {
-  chroot --userspec=entrupy-relay:entrupy-relay "$CHROOT" env -i PATH=/usr/bin:/bin \
-    $(grep -E '^[A-Z_]+=' "$CHROOT/etc/entrupy-relay/relay.env" | tr '\n' ' ') \
-    DATABASE_URL_FILE=$CRED/database-url ENTRUPY_WEBHOOK_SECRETS_FILE=$CRED/entrupy-webhook-secrets \
-    ENTRUPY_API_TOKEN_FILE=$CRED/entrupy-api-token ENTRUPY_API_URL=http://127.0.0.1:9 "$@"
-}
-log "migrate: $(run_as_service entrupy-relay migrate)"
+# chroot and env exec what they run, so a command started in the background keeps its PID.
+AS_SERVICE=(chroot --userspec=entrupy-relay:entrupy-relay "$CHROOT" env -i PATH=/usr/bin:/bin
+  $(grep -E '^[A-Z_]+=' "$CHROOT/etc/entrupy-relay/relay.env")
+  DATABASE_URL_FILE=$CRED/database-url ENTRUPY_WEBHOOK_SECRETS_FILE=$CRED/entrupy-webhook-secrets
+  ENTRUPY_API_TOKEN_FILE=$CRED/entrupy-api-token ENTRUPY_API_URL=http://127.0.0.1:9 LOG_LEVEL=warning)
+log "migrate: $("${AS_SERVICE[@]}" entrupy-relay migrate)"
 
 start=$(date +%s%N)
-run_as_service entrupy-relay serve > "$STATE/serve.log" 2>&1 &
+"${AS_SERVICE[@]}" entrupy-relay serve > "$STATE/serve.log" 2>&1 &
 RELAY_PID=$!
 ready=""
 for _ in $(seq 1 600); do
@@ -110,6 +109,7 @@ stored=$(PGPASSWORD=$PG_PASSWORD psql -X -tA -h 127.0.0.1 -p "$PG_PORT" -U relay
 [ "${answer##* }" = 200 ] && [ "$stored" = 1 ] || { log "webhook: $answer, stored $stored"; cat "$STATE/serve.log" >&2; exit 1; }
 sleep 3
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$RELAY_PID/status")
+[ "$(readlink "/proc/$RELAY_PID/exe")" = "$CHROOT/usr/bin/entrupy-relay" ] || { log "PID $RELAY_PID is not the relay"; exit 1; }
 kill -TERM "$RELAY_PID"; wait "$RELAY_PID" || true; RELAY_PID=""
 
 printf 'package-test: entrupy-relay %s on Debian bookworm without Swift\n' "$(chroot "$CHROOT" entrupy-relay --version)"
