@@ -23,7 +23,7 @@ struct CommandEnvironment {
         } catch let error as SettingsError {
             Self.fail(error.description)
         }
-        LogBootstrap.bootstrap(level: settings.logLevel, format: reader.string("LOG_FORMAT"))
+        LogBootstrap.bootstrap(level: settings.logLevel, format: settings.logFormat)
         var logger = Logger(label: "entrupy-relay")
         logger.logLevel = settings.logLevel.loggerLevel
         self.logger = logger

@@ -70,7 +70,7 @@ struct SettingsTests {
 
     @Test("invalid values are named", arguments: [
         ("DATABASE_URL", "mysql://x@y/z"), ("DATABASE_URL", "postgres://host/db"), ("WEBHOOK_MAX_BODY_BYTES", "lots"),
-        ("WEBHOOK_MAX_BODY_BYTES", "0"), ("TRUSTED_PROXIES", "10.0.0.0/99"), ("LOG_LEVEL", "loud"), ("PORT", "70000"),
+        ("WEBHOOK_MAX_BODY_BYTES", "0"), ("TRUSTED_PROXIES", "10.0.0.0/99"), ("LOG_LEVEL", "loud"), ("LOG_FORMAT", "texxt"), ("PORT", "70000"),
         ("ENTRUPY_API_URL", "ftp://x"), ("STANDARD_WEBHOOK_SECRETS", "whsec_???"),
     ])
     func invalid(_ name: String, _ value: String) {

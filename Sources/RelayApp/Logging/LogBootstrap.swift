@@ -7,14 +7,14 @@ import Synchronization
 public enum LogBootstrap {
     private static let done = Mutex(false)
 
-    public static func bootstrap(level: LogLevelName, format: String?) {
+    public static func bootstrap(level: LogLevelName, format: LogFormat) {
         let first = done.withLock { done -> Bool in
             defer { done = true }
             return !done
         }
         guard first else { return }
         let swiftLevel = level.loggerLevel
-        if format?.lowercased() == "text" {
+        if format == .text {
             LoggingSystem.bootstrap { label in
                 var handler = PrintableLogHandler(wrapped: StreamLogHandler.standardError(label: label))
                 handler.logLevel = swiftLevel

@@ -17,6 +17,7 @@ public struct RelaySettings: Sendable {
     public var worker: WorkerSettings
     public var notify: NotifySettings
     public var logLevel: LogLevelName
+    public var logFormat: LogFormat
     /// How long SIGTERM may take: stop accepting and claiming, finish what can finish, exit.
     public var shutdownGraceSeconds: Int
     /// The environment these settings came from: the rules file's `${NAME}` secrets read it too.
@@ -42,6 +43,12 @@ public struct RelaySettings: Sendable {
             throw SettingsError.invalid(name: "LOG_LEVEL", reason: "expected one of \(LogLevelName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         logLevel = parsedLevel
+        // A misspelt format used to mean JSON without a word; now it stops the process, as a bad level does.
+        let format = reader.string("LOG_FORMAT")?.lowercased() ?? LogFormat.json.rawValue
+        guard let parsedFormat = LogFormat(rawValue: format) else {
+            throw SettingsError.invalid(name: "LOG_FORMAT", reason: "expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        logFormat = parsedFormat
         shutdownGraceSeconds = try reader.integer("SHUTDOWN_GRACE_SECONDS", default: 25, range: 1...3_600)
     }
 }
