@@ -39,6 +39,7 @@ database_url() {
     # chaos.sh and the benchmarks measure, on a cluster with fsync on.
     PG_PORT=$TEST_PG_PORT
     pg_start "$TEST_STATE" "$PG_PORT" "fsync = off" "full_page_writes = off"
+    pg_enable_tls "$TEST_STATE"
     pg_create_db "$name" "$fresh"
     echo "$PG_URL_BASE/$name?sslmode=disable"
     return
@@ -220,8 +221,12 @@ cmd_status() {
 }
 
 cmd_test() {
+  local own_cluster=yes; [ -n "${TEST_DATABASE_URL:-}" ] && own_cluster=""
   local url; url=$(database_url entrupy_relay_test fresh)
   export TEST_DATABASE_URL=$url
+  # The CA of our test cluster's TLS certificate, for the sslmode tests (a server given in
+  # TEST_DATABASE_URL brings its own TEST_DATABASE_CA, or those tests do not run).
+  if [ -n "$own_cluster" ]; then export TEST_DATABASE_CA="$TEST_STATE/tls/ca.crt"; fi
   cd "$ROOT"
   export TEST_PYTHON; TEST_PYTHON=$("$ROOT/deploy/lib/test-tools.sh")
   log "building the relay and its tests"

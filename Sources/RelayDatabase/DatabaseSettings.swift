@@ -23,6 +23,9 @@ public struct DatabaseSettings: Sendable {
             throw SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")
         }
         url = try DatabaseURL(parsing: text)
+        if let file = url.rootCertificateFile, !reader.canRead(file) {
+            throw SettingsError.invalid(name: "DATABASE_URL", reason: "sslrootcert \(file) cannot be read")
+        }
         poolSize = try reader.integer("DATABASE_POOL_SIZE", default: min(max(2, defaultPoolSize), 500), range: 2...500)
         poolWarmSize = try reader.integer("DATABASE_POOL_WARM_SIZE", default: poolSize, range: 0...poolSize)
         apiPoolSize = try reader.integer("API_DATABASE_POOL_SIZE", default: 8, range: 1...500)

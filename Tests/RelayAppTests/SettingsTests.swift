@@ -49,9 +49,30 @@ struct SettingsTests {
         }
     }
 
-    @Test func databaseTLSIsRequiredUnlessTheURLSaysOtherwise() throws {
-        #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay").tlsMode == .require)
-        #expect(try DatabaseURL(parsing: "postgres://relay@127.0.0.1/relay?sslmode=disable").tlsMode == .disable)
+    /// libpq's sslmode values with libpq's meanings; absent, the safest (verify-full).
+    @Test func databaseTLSTakesLibpqsModesAndIsVerifiedUnlessTheURLSaysOtherwise() throws {
+        #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay").tlsMode == .verifyFull)
+        for mode in DatabaseURL.TLSMode.allCases {
+            #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay?sslmode=\(mode.rawValue)").tlsMode == mode)
+        }
+        // libpq: with a root CA file, require behaves as verify-ca.
+        let rooted = try DatabaseURL(parsing: "postgres://relay@db.example/relay?sslmode=require&sslrootcert=/etc/ssl/db-ca.pem")
+        #expect(rooted.tlsMode == .verifyCA)
+        #expect(rooted.rootCertificateFile == "/etc/ssl/db-ca.pem")
+        #expect(rooted.description == "postgres://relay@db.example:5432/relay?sslmode=verify-ca&sslrootcert=/etc/ssl/db-ca.pem")
+        #expect(try DatabaseURL(parsing: "postgres://relay@db.example/relay?sslrootcert=system").rootCertificateFile == nil)
+        for bad in ["sslmode=verify", "sslmode=REQUIRE", "sslmode=", "sslrootcert=ca.pem"] {
+            #expect(throws: SettingsError.self, "\(bad)") { try DatabaseURL(parsing: "postgres://relay@db.example/relay?\(bad)") }
+        }
+        do {
+            _ = try DatabaseURL(parsing: "postgres://relay@db.example/relay?sslmode=verify")
+        } catch {
+            #expect("\(error)" == "DATABASE_URL is invalid: sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, as libpq has them")
+        }
+        // A CA file that cannot be read stops start-up with the setting's name, not the first connection.
+        #expect(throws: SettingsError.invalid(name: "DATABASE_URL", reason: "sslrootcert /nowhere/ca.pem cannot be read")) {
+            try settings(base.merging(["DATABASE_URL": "postgres://relay@db.example/relay?sslmode=verify-full&sslrootcert=/nowhere/ca.pem"]) { $1 })
+        }
     }
 
     @Test func missingRequiredSettingsNameTheVariable() {

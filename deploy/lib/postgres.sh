@@ -105,6 +105,31 @@ pg_create_db() {
   unset PGPASSWORD
 }
 
+# pg_enable_tls STATE_DIR: TLS on the running cluster (plaintext connections still work), with
+# a certificate for "localhost" only, signed by a CA of its own (STATE_DIR/tls/ca.crt): what
+# the tests of libpq's sslmode values connect to. Needs pg_start first.
+pg_enable_tls() {
+  local tls="$1/tls"
+  if ! command -v openssl >/dev/null; then
+    pg_log "installing openssl"; apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl >&2
+  fi
+  if [ ! -s "$tls/server.crt" ]; then
+    mkdir -p "$tls"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=entrupy-relay test CA" \
+      -keyout "$tls/ca.key" -out "$tls/ca.crt" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$tls/server.key" -out "$tls/server.csr" 2>/dev/null
+    printf 'subjectAltName=DNS:localhost\n' > "$tls/server.ext"
+    openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -CAcreateserial -days 3650 \
+      -extfile "$tls/server.ext" -out "$tls/server.crt" 2>/dev/null
+  fi
+  chmod 644 "$tls/ca.crt"
+  local owner=(); [ "$(id -u)" -eq 0 ] && owner=(-o postgres -g postgres)
+  install "${owner[@]}" -m 600 "$tls/server.crt" "$PG_DATA/server.crt"
+  install "${owner[@]}" -m 600 "$tls/server.key" "$PG_DATA/server.key"
+  PGPASSWORD=$PG_PASSWORD psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U relay -d postgres \
+    -c "ALTER SYSTEM SET ssl = on" -c "SELECT pg_reload_conf()" >/dev/null
+}
+
 pg_stop() {
   local state=$1
   PG_BIN=$(pg_find_bindir) || return 0

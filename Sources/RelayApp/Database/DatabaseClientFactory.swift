@@ -15,12 +15,7 @@ public enum DatabaseClientFactory {
     ///   `WorkerAssembly`).
     public static func makeClient(_ url: DatabaseURL, poolSize: Int, statementTimeout: Duration? = nil,
                                   synchronousCommit: Bool = true, logger: Logger) throws -> PostgresClient {
-        let tls: PostgresClient.Configuration.TLS
-        switch url.tlsMode {
-        case .disable: tls = .disable
-        case .prefer: tls = .prefer(.makeClientConfiguration())
-        case .require: tls = .require(.makeClientConfiguration())
-        }
+        let tls = tlsConfiguration(url)
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password,
             database: url.database, tls: tls
@@ -38,6 +33,30 @@ public enum DatabaseClientFactory {
         if !synchronousCommit { parameters.append(("synchronous_commit", "off")) }
         configuration.options.additionalStartupParameters = parameters
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// libpq's `sslmode` as postgres-nio's TLS (see `DatabaseURL`). postgres-nio has no
+    /// "plaintext first" mode: `allow` tries TLS first, as `prefer` does.
+    static func tlsConfiguration(_ url: DatabaseURL) -> PostgresClient.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        // DatabaseSettings checked at start that the file can be read.
+        if let file = url.rootCertificateFile { configuration.trustRoots = .file(file) }
+        switch url.tlsMode {
+        case .disable:
+            return .disable
+        case .allow, .prefer:
+            configuration.certificateVerification = .none
+            return .prefer(configuration)
+        case .require:
+            configuration.certificateVerification = .none
+            return .require(configuration)
+        case .verifyCA:
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(configuration)
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            return .require(configuration)
+        }
     }
 
     /// Runs `body` while the pool runs, then shuts the pool down.

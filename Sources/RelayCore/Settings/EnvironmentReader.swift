@@ -25,6 +25,12 @@ public struct EnvironmentReader: Sendable {
     }
 
     /// A secret from `NAME` or from the file named by `NAME_FILE` (trailing newline trimmed).
+    /// Whether the file at `path` can be read (a CA file a setting names), so a setting that
+    /// names one is refused at start with its name rather than at the first connection.
+    public func canRead(_ path: String) -> Bool {
+        (try? readFile(path)) != nil
+    }
+
     public func secret(_ name: String) throws -> String? {
         if let path = string(name + "_FILE") {
             do {
