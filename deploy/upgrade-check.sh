@@ -75,34 +75,7 @@ echo "$OLD_PORT" > "$STATE/ports.txt"
 
 # Signed hints to whichever serve replicas are listed in ports.txt; the ones answered 2xx are
 # written down (what the relay acknowledged and so must keep).
-python3 - "$SECRET" "$RATE" "$DURATION" "$STATE/items.txt" "$STATE/acked.txt" "$STATE/ports.txt" <<'PY' &
-import hashlib, hmac, http.client, random, sys, threading, time
-secret, rate, duration, items_file, acked_file, ports_file = sys.argv[1].encode(), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
-items = [line.strip() for line in open(items_file) if line.strip()]
-acked, lock, sent = open(acked_file, "w"), threading.Lock(), [0]
-def post(n, port):
-    event = "upgrade-evt-%d" % n
-    body = ('{"event":"session.completed","id":"%s","entrupy_id":"%s"}' % (event, random.choice(items))).encode()
-    sig = hmac.new(secret, body, hashlib.sha256).hexdigest()
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("POST", "/webhooks/entrupy", body, {"Content-Type": "application/json", "Entrupy-Signature": "sha256=" + sig})
-        status = conn.getresponse().status
-        conn.close()
-    except Exception:
-        status = 0
-    with lock:
-        sent[0] += 1
-        if 200 <= status < 300: acked.write(event + "\n"); acked.flush()
-start, n = time.time(), 0
-while time.time() - start < duration:
-    ports = [int(p) for p in open(ports_file).read().split()]
-    threading.Thread(target=post, args=(n, random.choice(ports))).start()
-    n += 1
-    time.sleep(max(0, start + n / rate - time.time()))
-time.sleep(6)
-print(n, file=open(acked_file + ".sent", "w"))
-PY
+python3 "$ROOT/deploy/bench/signed_hints.py" "$SECRET" "$RATE" "$DURATION" "$STATE/items.txt" "$STATE/acked.txt" "$STATE/ports.txt" upgrade &
 LOAD_PID=$!
 
 change_items() { # results and flags move on, without webhooks
@@ -143,19 +116,10 @@ old_pids="${PIDS[old-serve]}|${PIDS[old-worker]}"
 unset 'PIDS[old-serve]' 'PIDS[old-worker]'
 phase $((begin + DURATION))
 wait "$LOAD_PID" || true
-log "settling: every stored webhook processed, every delivery delivered or dead (up to 120 s)"
-for _ in $(seq 1 120); do
-  pending=$("${PSQL[@]}" -tAc "SELECT (SELECT count(*) FROM webhook_events WHERE state NOT IN ('processed', 'unrecognised', 'unparseable'))
-                                    + (SELECT count(*) FROM deliveries WHERE state NOT IN ('delivered', 'dead'))")
-  [ "$pending" -eq 0 ] && break
-  sleep 1
-done
+settle 120
 new_died=0
 for name in new-serve new-worker; do kill -0 "${PIDS[$name]}" 2>/dev/null || { new_died=$((new_died + 1)); log "$name died"; }; done
-sent=$(cat "$STATE/acked.txt.sent" 2>/dev/null || echo "?")
-acked=$(sort -u "$STATE/acked.txt" | wc -l)
-"${PSQL[@]}" -tAc "SELECT event_id FROM webhook_events WHERE event_id IS NOT NULL" | sort -u > "$STATE/stored.txt"
-lost=$(comm -23 <(sort -u "$STATE/acked.txt") "$STATE/stored.txt" | wc -l)
+count_acknowledged "$STATE/acked.txt"
 old_errors=$(cat "$STATE/old-serve.log" "$STATE/old-worker.log" | grep -c -E '"level":"(error|critical)"| (error|critical) ' || true)
 "${PSQL[@]}" -tA -F ' ' -c "
   SELECT (SELECT count(*) FROM webhook_events),
@@ -172,7 +136,7 @@ old_errors=$(cat "$STATE/old-serve.log" "$STATE/old-worker.log" | grep -c -E '"l
   read -r stored unprocessed transitions delivered dead unsettled since_schema dead_jobs old_after version
   echo "upgrade check: $OLD_REF -> $("$NEW_BIN" --version), ${DURATION}s at $RATE webhooks/s, $ITEMS items"
   echo "  schema               migrated to $version while the old release served and worked (${DURATION}s/4 in)"
-  echo "  webhooks             $sent sent, $acked acknowledged, $stored stored, lost $lost, unprocessed $unprocessed"
+  echo "  webhooks             $SENT sent, $ACKED acknowledged, $stored stored, lost $LOST, unprocessed $unprocessed"
   echo "  reconciled           $transitions transitions; deliveries $delivered delivered, $dead dead, $unsettled unsettled ($since_schema made after the new schema)"
   echo "  jobs                 $dead_jobs dead"
   echo "  old replicas         $old_after jobs finished on the new schema; exit on SIGTERM: serve $status_serve, worker $status_worker; died before: $old_died; error lines logged: $old_errors"

@@ -63,33 +63,9 @@ done
 
 # The load: signed hints for those items, from both replicas' ports, each event ID once; the
 # ones answered 2xx are written down (what the relay acknowledged and so must keep).
-python3 - "$SECRET" "$RATE" "$DURATION" "$STATE/chaos-items.txt" "$STATE/chaos-acked.txt" "${PORTS[@]}" <<'PY' &
-import hashlib, hmac, http.client, random, sys, threading, time
-secret, rate, duration, items_file, acked_file, ports = sys.argv[1].encode(), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
-items = [line.strip() for line in open(items_file) if line.strip()]
-acked, lock, sent = open(acked_file, "w"), threading.Lock(), [0]
-def post(n):
-    event = "chaos-evt-%d" % n
-    body = ('{"event":"session.completed","id":"%s","entrupy_id":"%s"}' % (event, random.choice(items))).encode()
-    sig = hmac.new(secret, body, hashlib.sha256).hexdigest()
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", int(random.choice(ports)), timeout=5)
-        conn.request("POST", "/webhooks/entrupy", body, {"Content-Type": "application/json", "Entrupy-Signature": "sha256=" + sig})
-        status = conn.getresponse().status
-        conn.close()
-    except Exception:
-        status = 0
-    with lock:
-        sent[0] += 1
-        if 200 <= status < 300: acked.write(event + "\n"); acked.flush()
-start, n = time.time(), 0
-while time.time() - start < duration:
-    threading.Thread(target=post, args=(n,)).start()
-    n += 1
-    time.sleep(max(0, start + n / rate - time.time()))
-time.sleep(6)
-print(n, file=open(acked_file + ".sent", "w"))
-PY
+echo "${PORTS[*]}" > "$STATE/chaos-ports.txt"
+python3 "$ROOT/deploy/bench/signed_hints.py" "$SECRET" "$RATE" "$DURATION" "$STATE/chaos-items.txt" "$STATE/chaos-acked.txt" \
+  "$STATE/chaos-ports.txt" chaos &
 LOAD_PID=$!
 
 # The chaos: every few seconds a SIGKILL of a random process (restarted at once), and every
@@ -123,18 +99,9 @@ while [ "$SECONDS" -lt "$end" ]; do
   done
 done
 wait "$LOAD_PID" || true
-log "settling: every stored webhook processed, every delivery delivered or dead (up to 180 s)"
-for _ in $(seq 1 180); do
-  pending=$("${PSQL[@]}" -tAc "SELECT (SELECT count(*) FROM webhook_events WHERE state NOT IN ('processed', 'unrecognised', 'unparseable'))
-                                    + (SELECT count(*) FROM deliveries WHERE state NOT IN ('delivered', 'dead'))")
-  [ "$pending" -eq 0 ] && break
-  sleep 1
-done
+settle 180
 for name in serve0 serve1 worker; do kill -0 "${PIDS[$name]}" 2>/dev/null || { died=$((died + 1)); log "$name died on its own"; }; done
-sent=$(cat "$STATE/chaos-acked.txt.sent" 2>/dev/null || echo "?")
-acked=$(sort -u "$STATE/chaos-acked.txt" | wc -l)
-"${PSQL[@]}" -tAc "SELECT event_id FROM webhook_events WHERE event_id IS NOT NULL" | sort -u > "$STATE/chaos-stored.txt"
-lost=$(comm -23 <(sort -u "$STATE/chaos-acked.txt") "$STATE/chaos-stored.txt" | wc -l)
+count_acknowledged "$STATE/chaos-acked.txt"
 "${PSQL[@]}" -tA -F ' ' -c "
   SELECT (SELECT count(*) FROM webhook_events),
          (SELECT count(*) FROM webhook_events WHERE state NOT IN ('processed', 'unrecognised', 'unparseable')),
@@ -149,7 +116,7 @@ lost=$(comm -23 <(sort -u "$STATE/chaos-acked.txt") "$STATE/chaos-stored.txt" | 
   read -r stored unprocessed created_twice transitions delivered dead unsettled attempts_missing deliveries_twice
   echo "chaos run: ${DURATION}s, ${RATE} webhooks/s over 2 serve replicas and 1 worker, $ITEMS items"
   echo "  faults injected       $kills SIGKILLs of serve/worker, $pg_crashes PostgreSQL immediate stops (2 s each), $changes item changes"
-  echo "  webhooks              $sent sent, $acked acknowledged (2xx), $stored stored, lost $lost (acknowledged, not stored)"
+  echo "  webhooks              $SENT sent, $ACKED acknowledged (2xx), $stored stored, lost $LOST (acknowledged, not stored)"
   echo "  reconciled            $unprocessed stored webhooks not processed; $transitions transitions, items created twice $created_twice"
   echo "  deliveries            $delivered delivered, $dead dead, $unsettled unsettled, twice for one transition $deliveries_twice"
   echo "  attempts              $attempts_missing deliveries whose attempt rows differ from their attempt count"

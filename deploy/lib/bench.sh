@@ -72,3 +72,25 @@ pg_cpu() {
 TICKS=$(getconf CLK_TCK)
 # ms_each TICKS N: CPU ticks spread over N items, in milliseconds each (two decimals).
 ms_each() { awk -v t="$1" -v n="$2" -v k="$TICKS" 'BEGIN {printf "%.2f", t * 1000 / k / n}'; }
+
+# settle SECONDS: waits (up to SECONDS) until every stored webhook is processed and every
+# delivery delivered or dead: what the fault runs (chaos.sh, upgrade-check.sh) wait for at the end.
+settle() {
+  log "settling: every stored webhook processed, every delivery delivered or dead (up to $1 s)"
+  local pending
+  for _ in $(seq 1 "$1"); do
+    pending=$("${PSQL[@]}" -tAc "SELECT (SELECT count(*) FROM webhook_events WHERE state NOT IN ('processed', 'unrecognised', 'unparseable'))
+                                      + (SELECT count(*) FROM deliveries WHERE state NOT IN ('delivered', 'dead'))")
+    [ "$pending" -eq 0 ] && return 0
+    sleep 1
+  done
+}
+
+# count_acknowledged ACKED_FILE: sets SENT, ACKED and LOST (acknowledged by the relay, not
+# stored) from signed_hints.py's files and the stored webhook events.
+count_acknowledged() {
+  local acked_file=$1
+  SENT=$(cat "$acked_file.sent" 2>/dev/null || echo "?")
+  ACKED=$(sort -u "$acked_file" | wc -l)
+  LOST=$(comm -23 <(sort -u "$acked_file") <("${PSQL[@]}" -tAc "SELECT event_id FROM webhook_events WHERE event_id IS NOT NULL" | sort -u) | wc -l)
+}
