@@ -34,7 +34,8 @@ if [ ! -x "$STATE/pristine/bin/sh" ]; then
   rm -rf "$STATE/pristine"
   debootstrap --variant=minbase --include=systemd,procps bookworm "$STATE/pristine" http://deb.debian.org/debian >&2
 fi
-rm -rf "$CHROOT"
+umount "$CHROOT/proc" 2>/dev/null || true   # left mounted by a run that was killed
+rm -rf --one-file-system "$CHROOT"
 cp -a "$STATE/pristine" "$CHROOT"
 mounted=()
 cleanup() {

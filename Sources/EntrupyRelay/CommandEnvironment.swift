@@ -27,6 +27,12 @@ struct CommandEnvironment {
         var logger = Logger(label: "entrupy-relay")
         logger.logLevel = settings.logLevel.loggerLevel
         self.logger = logger
+        // libpq's meaning since 0.1.0: these modes encrypt but do not check who answers.
+        let database = settings.database.url
+        if [.allow, .prefer, .require].contains(database.tlsMode), !["127.0.0.1", "localhost", "::1"].contains(database.host) {
+            logger.warning("DATABASE_URL's sslmode does not verify the server's certificate (libpq's meaning); verify-full does",
+                           metadata: ["sslmode": "\(database.tlsMode.rawValue)", "host": "\(database.host)"])
+        }
     }
 
     func migrationCatalog() throws -> MigrationCatalog {

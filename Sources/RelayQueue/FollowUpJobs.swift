@@ -14,16 +14,22 @@ public final class FollowUpJobs: Sendable {
     let runnableKinds: Set<String>
     /// How many more jobs the worker may run beside its others, this run's own slot included.
     let freeSlots: @Sendable () -> Int
-    private let adopted = Mutex<[ClaimedJob]>([])
+    /// Where jobs adopted after the worker took this run's (`take`) go: a handler the worker
+    /// stopped waiting for (its timeout, a shutdown's drain) may still commit. The worker puts
+    /// them back for any worker to claim, without spending an attempt.
+    let late: @Sendable ([ClaimedJob]) -> Void
+    private let state = Mutex<(adopted: [ClaimedJob], taken: Bool)>(([], false))
 
     /// - Parameters:
     ///   - lease: the worker's (`limit` is ignored: `freeSlots` sets it when a statement asks).
     ///   - runnableKinds: the kinds the worker has handlers for; jobs of any other kind are
     ///     inserted available.
-    public init(lease: JobLease, runnableKinds: Set<String>, freeSlots: @escaping @Sendable () -> Int = { .max }) {
+    public init(lease: JobLease, runnableKinds: Set<String>, freeSlots: @escaping @Sendable () -> Int = { .max },
+                late: @escaping @Sendable ([ClaimedJob]) -> Void = { _ in }) {
         self.lease = lease
         self.runnableKinds = runnableKinds
         self.freeSlots = freeSlots
+        self.late = late
     }
 
     /// Runs `body` as this run: the jobs its statements insert for this worker are kept here.
@@ -34,29 +40,38 @@ public final class FollowUpJobs: Sendable {
 
     /// The jobs inserted claimed by this run's worker so far.
     public var jobs: [ClaimedJob] {
-        adopted.withLock { $0 }
+        state.withLock { $0.adopted }
     }
 
     /// The lease under which a statement may insert jobs of `kind` now: none when the worker
     /// has no handler for it or no slot free (past its free slots, it would run more than its
-    /// concurrency), less the jobs this run has already been given.
+    /// concurrency), less the jobs this run has already been given; none once the worker has
+    /// taken this run's jobs.
     func lease(forRunning kind: String) -> JobLease? {
         guard runnableKinds.contains(kind) else { return nil }
+        let (given, taken) = state.withLock { ($0.adopted.count, $0.taken) }
+        guard !taken else { return nil }
         var lease = lease
-        lease.limit = max(0, freeSlots() - adopted.withLock { $0.count })
+        lease.limit = max(0, freeSlots() - given)
         return lease.limit > 0 ? lease : nil
     }
 
     func adopt(_ jobs: [ClaimedJob]) {
         guard !jobs.isEmpty else { return }
-        adopted.withLock { $0 += jobs }
+        let wasTaken = state.withLock { state -> Bool in
+            if !state.taken { state.adopted += jobs }
+            return state.taken
+        }
+        if wasTaken { late(jobs) }
     }
 
-    /// The adopted jobs, handed over once (to the worker, when the handler has returned).
+    /// The adopted jobs, handed over once (to the worker, when the handler has returned or
+    /// been given up on); any adopted later go to `late`.
     func take() -> [ClaimedJob] {
-        adopted.withLock { jobs in
-            defer { jobs = [] }
-            return jobs
+        state.withLock { state in
+            state.taken = true
+            defer { state.adopted = [] }
+            return state.adopted
         }
     }
 }

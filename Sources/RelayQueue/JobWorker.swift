@@ -194,7 +194,14 @@ public final class JobWorker: Service, Sendable {
         let start = ContinuousClock.now
         var context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: logger)
         context.kind = job.kind
-        let followUps = FollowUpJobs(lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots)
+        let followUps = FollowUpJobs(lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots) { [finisher] late in
+            // Committed by a handler this run stopped waiting for: back to the queue, as a
+            // shutdown's drain puts back a cut-short run (no attempt spent, no crash counted).
+            for job in late {
+                finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: .snooze(.zero)),
+                                   record: nil, addedAt: .now))
+            }
+        }
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {

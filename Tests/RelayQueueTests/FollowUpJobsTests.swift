@@ -1,4 +1,5 @@
 import RelayCore
+import Synchronization
 import Testing
 @testable import RelayQueue
 
@@ -14,10 +15,32 @@ struct FollowUpJobsTests {
 
     static let lease = JobLease(worker: "w1", duration: .seconds(30))
 
-    @Test func outsideARunNothingIsLeased() {
+    /// Outside a run nothing is leased, and what a statement hands to `adopt` goes to no run.
+    @Test func outsideARunNothingIsLeasedOrAdopted() {
         #expect(FollowUpJobs.current == nil)
+        let run = FollowUpJobs(lease: Self.lease, runnableKinds: [Child.kind])
         let insert = JobInsert<Child>(as: "enqueued", forEachRowOf: "rows", maxAttempts: 3)
-        #expect(insert.adopt(ids: [], args: []) == 0)
+        insert.adopt(ids: [1], args: [#"{"id": 1}"#])
+        #expect(run.jobs.isEmpty)
+    }
+
+    /// A handler the worker stopped waiting for (its timeout, a shutdown) may still commit:
+    /// what it adopts after the worker took the run's jobs goes to `late`, and it is leased
+    /// nothing more.
+    @Test func jobsAdoptedAfterTheWorkerTookTheRunsGoToLate() async {
+        let late = LateJobs()
+        let run = FollowUpJobs(lease: Self.lease, runnableKinds: [Child.kind], freeSlots: { 4 }) { jobs in late.jobs.withLock { $0 += jobs } }
+        let insert = JobInsert<Child>(as: "enqueued", forEachRowOf: "rows", maxAttempts: 3)
+        await run.run { insert.adopt(ids: [1], args: [#"{"id": 1}"#]) }
+        #expect(run.take().map(\.id) == [1])
+        #expect(run.lease(forRunning: Child.kind) == nil, "taken: nothing more is leased")
+        await run.run { insert.adopt(ids: [2], args: [#"{"id": 2}"#]) }
+        #expect(run.jobs.isEmpty)
+        #expect(late.jobs.withLock { $0.map(\.id) } == [2])
+    }
+
+    final class LateJobs: Sendable {
+        let jobs = Mutex<[ClaimedJob]>([])
     }
 
     @Test func aRunLeasesOnlyKindsItsWorkerRunsAndNoMoreThanItsFreeSlots() async {

@@ -143,10 +143,13 @@ extension PostgresReconcileStore {
                                         idempotency_key)
                 SELECT numbered.id, input.entrupy_id, input.rule, input.action_index, input.channel, input.target,
                        input.payload::jsonb, nullif(input.signing_key_id, ''),
-                       'dlv_' || left(encode(sha256(convert_to(concat_ws(chr(31), installation.key_salt, input.entrupy_id, numbered.kind,
-                                                                         numbered.occurrence, input.rule, input.action_index), 'UTF8')),
-                                             'hex'), 32)
-                FROM installation, unnest(:delivery_transitions::int[], :delivery_entrupy_ids::text[], :delivery_rules::text[],
+                       -- || and a scalar salt: without its row the key is NULL and the insert fails
+                       -- loudly (NOT NULL), where a join would have inserted no delivery at all.
+                       'dlv_' || left(encode(sha256(convert_to((SELECT key_salt FROM installation) || chr(31) || input.entrupy_id
+                                                               || chr(31) || numbered.kind || chr(31) || numbered.occurrence::text
+                                                               || chr(31) || input.rule || chr(31) || input.action_index::text,
+                                                               'UTF8')), 'hex'), 32)
+                FROM unnest(:delivery_transitions::int[], :delivery_entrupy_ids::text[], :delivery_rules::text[],
                             :delivery_action_indexes::int[], :delivery_channels::text[], :delivery_targets::text[],
                             :delivery_payloads::text[], :delivery_signing_key_ids::text[])
                      WITH ORDINALITY AS input (transition, entrupy_id, rule, action_index, channel, target, payload, signing_key_id, position)

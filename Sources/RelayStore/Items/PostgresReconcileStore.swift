@@ -84,12 +84,16 @@ public struct PostgresReconcileStore: Sendable {
             }
             guard let written = rows.first else { throw StoreError.missingResult }
             guard written.items == 1 else { return nil }
+            // Its deliveries' jobs are this run's from here: should the round trip below fail,
+            // they are still committed and leased to this worker, which runs them (a delivery
+            // whose commit did not last is not found, and nothing is sent).
+            StoreWithDeliveriesStatement.deliverJobs.adopt(ids: written.leasedIDs, args: written.leasedArgs)
             // The statement's implicit transaction commits at Sync, after its rows and
             // CommandComplete have arrived; postgres-nio sends the next statement on this
             // connection only after ReadyForQuery, which PostgreSQL sends once that commit is
             // durable (a commit that failed closes the connection, so the next statement
-            // throws). So the change is not reported, and its leased deliveries not run,
-            // before a second round trip: the workers' wake when they have jobs to claim, an
+            // throws). So the change is not reported, and its leased deliveries (run only once
+            // the handler returns) not sent, before a second round trip: the workers' wake when they have jobs to claim, an
             // empty statement otherwise. A server's error there (NOTIFY's queue full, say) came
             // after that ReadyForQuery, so the commit stands; only a lost connection leaves it
             // unknown, and throws (the job runs again and finds what was stored).
@@ -103,7 +107,6 @@ public struct PostgresReconcileStore: Sendable {
                 logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
                                metadata: ["error": "\(StoreFailure.describe(error))"])
             }
-            StoreWithDeliveriesStatement.deliverJobs.adopt(ids: written.leasedIDs, args: written.leasedArgs)
             if written.covered > 0 {
                 MetricHandles.counter("relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
             }
