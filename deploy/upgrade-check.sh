@@ -65,12 +65,7 @@ start old-worker "$OLD_BIN" worker
 wait_http "http://127.0.0.1:$OLD_PORT/readyz"; wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
 curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d '{"rate_limit_per_second": 0}' >/dev/null
 
-: > "$STATE/items.txt"
-for n in $(seq 1 "$ITEMS"); do
-  curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/items" -d "{\"customer_item_id\":\"upgrade-$n\",\"webhook\":false}" \
-    | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/' >> "$STATE/items.txt"
-  echo >> "$STATE/items.txt"
-done
+create_sim_items "$ITEMS" upgrade "$STATE/items.txt"
 echo "$OLD_PORT" > "$STATE/ports.txt"
 
 # Signed hints to whichever serve replicas are listed in ports.txt; the ones answered 2xx are

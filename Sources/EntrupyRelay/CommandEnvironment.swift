@@ -29,7 +29,8 @@ struct CommandEnvironment {
         self.logger = logger
         // libpq's meaning since 0.1.0: these modes encrypt but do not check who answers.
         let database = settings.database.url
-        if [.allow, .prefer, .require].contains(database.tlsMode), !["127.0.0.1", "localhost", "::1"].contains(database.host) {
+        let local = database.host == "localhost" || IPAddress(database.host)?.restrictedScope == "loopback"
+        if [.allow, .prefer, .require].contains(database.tlsMode), !local {
             logger.warning("DATABASE_URL's sslmode does not verify the server's certificate (libpq's meaning); verify-full does",
                            metadata: ["sslmode": "\(database.tlsMode.rawValue)", "host": "\(database.host)"])
         }

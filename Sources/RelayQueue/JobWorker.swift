@@ -27,6 +27,10 @@ public final class JobWorker: Service, Sendable {
     private let lease: JobLease
     private let runnableKinds: Set<String>
     private let freeSlots: @Sendable () -> Int
+    /// Where follow-up jobs committed by a handler this worker stopped waiting for go (see
+    /// `FollowUpJobs.late`): back to the queue, as a shutdown's drain puts back a cut-short run
+    /// (no attempt spent, no crash counted).
+    private let putBack: @Sendable ([ClaimedJob]) -> Void
     /// Every run's `jobTimeout`, kept by one timer.
     private let deadlines = DeadlineWatch()
     private let metrics: JobMetrics
@@ -99,6 +103,12 @@ public final class JobWorker: Service, Sendable {
             }
             wake.signal()
             Self.count(entries, states: states, metrics: metrics, logger: workerLogger)
+        }
+        putBack = { [finisher] jobs in
+            for job in jobs {
+                finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: .snooze(.zero)),
+                                   record: nil, addedAt: .now))
+            }
         }
     }
 
@@ -194,14 +204,7 @@ public final class JobWorker: Service, Sendable {
         let start = ContinuousClock.now
         var context = JobContext(id: job.id, attempt: job.attempt, maxAttempts: job.maxAttempts, crashes: job.crashes, logger: logger)
         context.kind = job.kind
-        let followUps = FollowUpJobs(lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots) { [finisher] late in
-            // Committed by a handler this run stopped waiting for: back to the queue, as a
-            // shutdown's drain puts back a cut-short run (no attempt spent, no crash counted).
-            for job in late {
-                finisher.add(.init(job: job, finish: JobFinish(id: job.id, attempt: job.attempt, outcome: .snooze(.zero)),
-                                   record: nil, addedAt: .now))
-            }
-        }
+        let followUps = FollowUpJobs(lease: lease, runnableKinds: runnableKinds, freeSlots: freeSlots, late: putBack)
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {

@@ -7,22 +7,21 @@ import Testing
 /// drop the repeat. This is the runbook's restore (pg_dump, pg_restore, start, sync) for real.
 @Suite("Restore without re-notifying", .timeLimit(.minutes(3)))
 struct RestoreTests {
-    /// A PostgreSQL client tool of the server's version (pg_dump, pg_restore).
-    static func tool(_ name: String) throws -> String {
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
-            .sorted { $0.compare($1, options: .numeric) == .orderedDescending }
-            .map { "/usr/lib/postgresql/\($0)/bin" }
-        guard let path = folders.map({ "\($0)/\(name)" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw TestSetupError("\(name) is not installed: run the suite with ./deploy/local.sh test")
-        }
-        return path
+    /// A PostgreSQL client tool of the server's version (pg_dump, pg_restore), where
+    /// deploy/lib/postgres.sh finds the server.
+    static func tool(_ name: String) async throws -> String {
+        let script = TestServerProcess.root.appendingPathComponent("deploy/test-servers/pg_cluster.sh").path
+        let found = try await CommandLineTests.run([script, "bindir", "-"], env: ProcessInfo.processInfo.environment, executable: "/bin/bash")
+        let folder = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard found.status == 0, !folder.isEmpty else { throw TestSetupError("no PostgreSQL binaries: run the suite with ./deploy/local.sh test") }
+        return folder + "/" + name
     }
 
     static func run(_ tool: String, _ arguments: [String], on database: DatabaseURL) async throws -> CommandLineTests.Run {
         let connection = ["-h", database.host, "-p", String(database.port), "-U", database.username]
         var env = ProcessInfo.processInfo.environment
         env["PGPASSWORD"] = database.password ?? ""
-        return try await CommandLineTests.run(connection + arguments, env: env, executable: try Self.tool(tool))
+        return try await CommandLineTests.run(connection + arguments, env: env, executable: try await Self.tool(tool))
     }
 
     @Test func aTransitionDerivedAgainAfterARestoreKeepsItsWebhookID() async throws {

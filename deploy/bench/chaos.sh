@@ -54,12 +54,7 @@ wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
 curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d '{"rate_limit_per_second": 0}' >/dev/null
 
 log "creating $ITEMS items in the simulator"
-: > "$STATE/chaos-items.txt"
-for n in $(seq 1 "$ITEMS"); do
-  curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/items" -d "{\"customer_item_id\":\"chaos-$n\",\"webhook\":false}" \
-    | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/' >> "$STATE/chaos-items.txt"
-  echo >> "$STATE/chaos-items.txt"
-done
+create_sim_items "$ITEMS" chaos "$STATE/chaos-items.txt"
 
 # The load: signed hints for those items, from both replicas' ports, each event ID once; the
 # ones answered 2xx are written down (what the relay acknowledged and so must keep).

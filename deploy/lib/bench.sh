@@ -94,3 +94,15 @@ count_acknowledged() {
   ACKED=$(sort -u "$acked_file" | wc -l)
   LOST=$(comm -23 <(sort -u "$acked_file") <("${PSQL[@]}" -tAc "SELECT event_id FROM webhook_events WHERE event_id IS NOT NULL" | sort -u) | wc -l)
 }
+
+# create_sim_items COUNT PREFIX FILE: COUNT items in the simulator (SIM_PORT), made without a
+# webhook (customer item IDs PREFIX-1...), their Entrupy IDs written one a line to FILE.
+create_sim_items() {
+  local count=$1 prefix=$2 file=$3 n
+  : > "$file"
+  for n in $(seq 1 "$count"); do
+    curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/items" -d "{\"customer_item_id\":\"$prefix-$n\",\"webhook\":false}" \
+      | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/' >> "$file"
+    echo >> "$file"
+  done
+}

@@ -4,6 +4,7 @@
 #   pg_cluster.sh start DIR PORT       create once, start; prints the database URL of "relay"
 #   pg_cluster.sh crash DIR            stop with -m immediate (no checkpoint, like a power cut)
 #   pg_cluster.sh stop DIR             stop with -m fast
+#   pg_cluster.sh bindir -             the folder of the server's binaries (pg_dump, pg_restore, ...)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 command=${1:?start|crash|stop}; dir=${2:?DIR}
@@ -25,5 +26,7 @@ case "$command" in
   stop)
     PG_BIN=$(pg_find_bindir); pg_as_owner "$PG_BIN/pg_ctl" -D "$(data_dir)" -m fast -w stop >/dev/null || true
     rm -rf "$dir" "/tmp/entrupy-relay-pg-$(printf '%s' "$dir/pg" | sha256sum | cut -c1-12)" ;;
-  *) echo "usage: pg_cluster.sh start|crash|stop DIR [PORT]" >&2; exit 2 ;;
+  bindir)
+    pg_find_bindir ;;
+  *) echo "usage: pg_cluster.sh start|crash|stop|bindir DIR [PORT]" >&2; exit 2 ;;
 esac
