@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        // Already in the graph through Hummingbird; the YAML trait reads the optional config file.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
     ],
     targets: [
         // Pure logic: no I/O. Webhook parsing, signatures, identifiers, JSON values.
@@ -55,6 +57,8 @@ let package = Package(
                 "RelayCore",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -359,7 +363,7 @@ let package = Package(
         // Settings and logging as the app reads them; no server.
         .testTarget(
             name: "RelayAppTests",
-            dependencies: ["RelayApp", "RelayCore", "RelayDatabase", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RelayApp", "RelayCore", "RelayDatabase", "RelayRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

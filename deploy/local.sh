@@ -15,8 +15,8 @@ PG_PORT=${RELAY_PG_PORT:-54329}
 # The test suite's own cluster, apart from the one `run` serves from: see cmd_test.
 TEST_STATE=$STATE/test
 TEST_PG_PORT=${RELAY_TEST_PG_PORT:-54328}
-RELAY_HOST=${HOST:-127.0.0.1}
-RELAY_PORT=${PORT:-8080}
+RELAY_HOST=${ENTRUPY_RELAY_HOST:-127.0.0.1}
+RELAY_PORT=${ENTRUPY_RELAY_PORT:-8080}
 SIM_PORT=${RELAY_SIM_PORT:-8090}
 MAIL_PORT=${RELAY_MAIL_PORT:-8025}
 CALLBACK_PORT=${RELAY_CALLBACK_PORT:-8091}
@@ -26,10 +26,11 @@ export PG_PORT
 
 log() { printf '%s\n' "local.sh: $*" >&2; }
 
-# The database: DATABASE_URL when the caller configured one, else the private cluster.
+# The database: ENTRUPY_RELAY_DATABASE_URL (or DATABASE_URL) when the caller configured one, else the private cluster.
 database_url() {
   local name=$1 fresh=${2:-}
-  if [ -n "${DATABASE_URL:-}" ] && [ "$name" = entrupy_relay ]; then echo "$DATABASE_URL"; return; fi
+  local configured=${ENTRUPY_RELAY_DATABASE_URL:-${DATABASE_URL:-}}
+  if [ -n "$configured" ] && [ "$name" = entrupy_relay ]; then echo "$configured"; return; fi
   if [ "$name" = entrupy_relay_test ]; then
     if [ -n "${TEST_DATABASE_URL:-}" ]; then echo "$TEST_DATABASE_URL"; return; fi
     # Every test creates a database and drops it, and PostgreSQL 15's DROP DATABASE waits for
@@ -50,7 +51,7 @@ database_url() {
 }
 
 webhook_secret() {
-  if [ -n "${ENTRUPY_WEBHOOK_SECRETS:-}" ]; then echo "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; return; fi
+  if [ -n "${ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS:-}" ]; then echo "${ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS%%,*}"; return; fi
   local file="$STATE/webhook-secret"
   if [ ! -s "$file" ]; then mkdir -p "$STATE"; (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$file"); fi
   cat "$file"
@@ -66,8 +67,8 @@ build() {
 running() { [ -f "$STATE/$1.pid" ] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
 relay_running() { running relay; }
 
-# Without ENTRUPY_API_TOKEN the relay talks to the simulator, which also sends it webhooks.
-use_simulator() { [ -z "${ENTRUPY_API_TOKEN:-}" ] || [ "${RELAY_SIMULATOR:-0}" = 1 ]; }
+# Without ENTRUPY_RELAY_ENTRUPY_API_TOKEN the relay talks to the simulator, which also sends it webhooks.
+use_simulator() { [ -z "${ENTRUPY_RELAY_ENTRUPY_API_TOKEN:-}" ] || [ "${RELAY_SIMULATOR:-0}" = 1 ]; }
 
 start_simulator() {
   local secret=$1
@@ -78,7 +79,7 @@ start_simulator() {
     --webhook-url "http://$RELAY_HOST:$RELAY_PORT/webhooks/entrupy" --webhook-secret "$secret" \
     --api-token "$(cat "$token_file")" >>"$STATE/sim.log" 2>&1 &
   echo $! > "$STATE/sim.pid"
-  export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$token_file")"
+  export ENTRUPY_RELAY_ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_RELAY_ENTRUPY_API_TOKEN="$(cat "$token_file")"
 }
 
 # With the simulator and no rules or SMTP configured, notifications go to local sinks: an
@@ -97,8 +98,8 @@ start_demo_notify() {
     --log "$STATE/callbacks.jsonl" >>"$STATE/callback-sink.log" 2>&1 &
   echo $! > "$STATE/callback-sink.pid"
   sed "s#http://127.0.0.1:8091/#http://127.0.0.1:$CALLBACK_PORT/#" "$ROOT/deploy/rules/local.yaml" > "$STATE/rules.yaml"
-  export RULES_FILE="$STATE/rules.yaml" LOCAL_CALLBACK_SECRET; LOCAL_CALLBACK_SECRET=$(cat "$secret_file")
-  export SMTP_URL="smtp://127.0.0.1:$MAIL_PORT?tls=none" SMTP_FROM="Entrupy Relay <relay@localhost>" ALLOW_PRIVATE_CALLBACKS=true
+  export ENTRUPY_RELAY_RULES_FILE="$STATE/rules.yaml" LOCAL_CALLBACK_SECRET; LOCAL_CALLBACK_SECRET=$(cat "$secret_file")
+  export ENTRUPY_RELAY_SMTP_URL="smtp://127.0.0.1:$MAIL_PORT?tls=none" ENTRUPY_RELAY_SMTP_FROM="Entrupy Relay <relay@localhost>" ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS=true
 }
 
 cmd_run() {
@@ -106,14 +107,14 @@ cmd_run() {
   local secret; secret=$(webhook_secret)
   build "${RELAY_BUILD:-debug}"
   export DATABASE_URL=$url
-  export ENTRUPY_WEBHOOK_SECRETS=${ENTRUPY_WEBHOOK_SECRETS:-$secret}
+  export ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS=${ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS:-$secret}
   "$BIN" migrate
   if relay_running; then
     log "stopping the relay started earlier (pid $(cat "$STATE/relay.pid"))"; stop_pid relay
   fi
   local simulated="" demo=""
-  use_demo_notify && demo=1   # decided first: starting the simulator sets ENTRUPY_API_TOKEN
-  if use_simulator; then start_simulator "${ENTRUPY_WEBHOOK_SECRETS%%,*}"; simulated=1; fi
+  use_demo_notify && demo=1   # decided first: starting the simulator sets ENTRUPY_RELAY_ENTRUPY_API_TOKEN
+  if use_simulator; then start_simulator "${ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS%%,*}"; simulated=1; fi
   if [ -n "$demo" ]; then start_demo_notify; fi
   nohup "$BIN" serve --host "$RELAY_HOST" --port "$RELAY_PORT" >>"$STATE/relay.log" 2>&1 &
   echo $! > "$STATE/relay.pid"
@@ -126,7 +127,7 @@ cmd_run() {
 
 entrupy-relay is running on http://$RELAY_HOST:$RELAY_PORT (pid $(cat "$STATE/relay.pid"), log $STATE/relay.log)
   database        $(printf '%s' "$url" | sed -E 's#://([^:]+):[^@]*@#://\1:***@#')
-  webhook secret  stored in $STATE/webhook-secret (or your ENTRUPY_WEBHOOK_SECRETS)
+  webhook secret  stored in $STATE/webhook-secret (or your ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS)
 
 Send a signed test webhook:
   ./deploy/local.sh send-test-webhook
@@ -142,7 +143,7 @@ Stop everything: ./deploy/local.sh stop
 TXT
   if [ -n "$simulated" ]; then cat <<TXT
 
-No ENTRUPY_API_TOKEN was set, so the Entrupy simulator runs beside the relay on
+No ENTRUPY_RELAY_ENTRUPY_API_TOKEN was set, so the Entrupy simulator runs beside the relay on
 http://127.0.0.1:$SIM_PORT (pid $(cat "$STATE/sim.pid"), log $STATE/sim.log); it sends its webhooks to the relay.
   id=\$(curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items -d '{"customer_item_id":"sku-42","brand":"nike"}' | sed -E 's/.*"entrupy_id":"([^"]+)".*/\1/')
   curl -s -X POST 127.0.0.1:$SIM_PORT/_sim/items/\$id/result -d '{"result":"authentic","final":true}'
@@ -185,7 +186,7 @@ stop_pid() {
 cmd_cli() {
   export DATABASE_URL; DATABASE_URL=$(database_url entrupy_relay)
   if use_simulator && [ -s "$STATE/sim-api-token" ]; then
-    export ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_API_TOKEN="$(cat "$STATE/sim-api-token")"
+    export ENTRUPY_RELAY_ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_RELAY_ENTRUPY_API_TOKEN="$(cat "$STATE/sim-api-token")"
   fi
   # The local rules read their callback secret from the environment (`rules check`, `rules test`).
   if [ -z "${LOCAL_CALLBACK_SECRET:-}" ] && [ -s "$STATE/callback-secret" ]; then

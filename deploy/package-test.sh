@@ -5,7 +5,8 @@
 # It makes the root with debootstrap (kept in .local/package-test/ for the next run), installs
 # the package with apt, checks the units with systemd-analyze (verify, and security --offline
 # for each one's exposure), then as the package's user, against a private PostgreSQL on
-# 127.0.0.1: migrate, serve (its worker too), a signed webhook stored. Prints the package's
+# 127.0.0.1: migrate, config check --connect (PostgreSQL, and Entrupy played by the project's
+# simulator on the host), serve (its worker too), a signed webhook stored. Prints the package's
 # size, the time from start to ready and the idle resident memory.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,6 +15,7 @@ CHROOT="$STATE/bookworm"
 PG_PORT=${PACKAGE_TEST_PG_PORT:-54343}
 RELAY_PORT=${PACKAGE_TEST_PORT:-8189}
 OPS_PORT=${PACKAGE_TEST_OPS_PORT:-8190}
+SIM_PORT=${PACKAGE_TEST_SIM_PORT:-8188}
 log() { printf 'package-test: %s\n' "$*" >&2; }
 mkdir -p "$STATE"
 
@@ -40,6 +42,7 @@ cp -a "$STATE/pristine" "$CHROOT"
 mounted=()
 cleanup() {
   [ -n "${RELAY_PID:-}" ] && kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
+  [ -n "${SIM_PID:-}" ] && kill -TERM "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null || true
   for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done
   (. "$ROOT/deploy/lib/postgres.sh"; pg_stop "$STATE/pg") >/dev/null 2>&1 || true
 }
@@ -56,8 +59,8 @@ log "entrupy-relay --version in the root: $(chroot "$CHROOT" entrupy-relay --ver
 
 log "systemd-analyze verify"
 (cd "$CHROOT/lib/systemd/system" && systemd-analyze verify --root="$CHROOT" \
-  entrupy-relay.service entrupy-relay-migrate.service entrupy-relay-worker@1.service)
-for unit in entrupy-relay.service entrupy-relay-migrate.service entrupy-relay-worker@.service; do
+  entrupy-relay.service entrupy-relay-migrate.service entrupy-relay-worker@1.service entrupy-relay-check.service)
+for unit in entrupy-relay.service entrupy-relay-migrate.service entrupy-relay-worker@.service entrupy-relay-check.service; do
   printf '  %s\n' "$(systemd-analyze security --offline=true --root="$CHROOT" "$unit" | tail -1)"
 done
 
@@ -68,13 +71,19 @@ pg_start "$STATE/pg" "$PG_PORT" >/dev/null
 pg_create_db relay_package fresh
 DB_URL="$PG_URL_BASE/relay_package?sslmode=disable"
 
+# Entrupy, played by the project's simulator on the host's loopback (built beside the package).
+SECRET=package-test-secret-0123456789 TOKEN=package-test-api-token
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-sim --scratch-path "$ROOT/.build-release" >&2)
+"$ROOT/.build-release/release/entrupy-sim" --host 127.0.0.1 --port "$SIM_PORT" --webhook-url "http://127.0.0.1:9/none" \
+  --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &
+SIM_PID=$!
+
 # The settings as an operator writes them: the env file, and the secrets as credential files.
-SECRET=package-test-secret-0123456789
 install -m 0600 /dev/null "$CHROOT/etc/entrupy-relay/credentials/database-url"
 printf '%s\n' "$DB_URL" > "$CHROOT/etc/entrupy-relay/credentials/database-url"
 printf '%s\n' "$SECRET" > "$CHROOT/etc/entrupy-relay/credentials/entrupy-webhook-secrets"
-printf 'unused-token\n' > "$CHROOT/etc/entrupy-relay/credentials/entrupy-api-token"
-sed -i "s/^PORT=.*/PORT=$RELAY_PORT/; s/^METRICS_PORT=.*/METRICS_PORT=$OPS_PORT/" "$CHROOT/etc/entrupy-relay/relay.env"
+printf '%s\n' "$TOKEN" > "$CHROOT/etc/entrupy-relay/credentials/entrupy-api-token"
+sed -i "s/^ENTRUPY_RELAY_PORT=.*/ENTRUPY_RELAY_PORT=$RELAY_PORT/; s/^ENTRUPY_RELAY_METRICS_PORT=.*/ENTRUPY_RELAY_METRICS_PORT=$OPS_PORT/" "$CHROOT/etc/entrupy-relay/relay.env"
 # What systemd does for the units (LoadCredential, EnvironmentFile, User=), done by hand: no
 # systemd runs in the root. The credentials go where the service user can read them.
 install -d -o root -g root -m 0755 "$CHROOT/run/credentials"
@@ -85,9 +94,12 @@ CRED=/run/credentials/entrupy-relay.service
 # chroot and env exec what they run, so a command started in the background keeps its PID.
 AS_SERVICE=(chroot --userspec=entrupy-relay:entrupy-relay "$CHROOT" env -i PATH=/usr/bin:/bin
   $(grep -E '^[A-Z_]+=' "$CHROOT/etc/entrupy-relay/relay.env")
-  DATABASE_URL_FILE=$CRED/database-url ENTRUPY_WEBHOOK_SECRETS_FILE=$CRED/entrupy-webhook-secrets
-  ENTRUPY_API_TOKEN_FILE=$CRED/entrupy-api-token ENTRUPY_API_URL=http://127.0.0.1:9 LOG_LEVEL=warning)
+  DATABASE_URL_FILE=$CRED/database-url ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS_FILE=$CRED/entrupy-webhook-secrets
+  ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE=$CRED/entrupy-api-token ENTRUPY_RELAY_ENTRUPY_API_URL=http://127.0.0.1:$SIM_PORT ENTRUPY_RELAY_LOG_LEVEL=warning)
 log "migrate: $("${AS_SERVICE[@]}" entrupy-relay migrate)"
+for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$SIM_PORT/_sim/stats" >/dev/null 2>&1 && break; sleep 0.1; done
+log "config check --connect, as the service:"
+"${AS_SERVICE[@]}" entrupy-relay config check --connect >&2 || { log "config check failed"; exit 1; }
 
 start=$(date +%s%N)
 "${AS_SERVICE[@]}" entrupy-relay serve > "$STATE/serve.log" 2>&1 &

@@ -21,7 +21,7 @@ public enum EntrupyAPIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notFound: "Entrupy API: not found (404)"
         case .rateLimited(let after): "Entrupy API: rate limited (429)" + (after.map { ", retry after \($0)" } ?? "")
-        case .unauthorized(let status): "Entrupy API: the token was refused (\(status)); check ENTRUPY_API_TOKEN"
+        case .unauthorized(let status): "Entrupy API: the token was refused (\(status)); check ENTRUPY_RELAY_ENTRUPY_API_TOKEN"
         case .rejected(let status, let message): "Entrupy API: request rejected (\(status)): \(message)"
         case .server(let status): "Entrupy API: server error (\(status))"
         case .transport(let message): "Entrupy API: no answer (\(message))"

@@ -17,7 +17,7 @@ public enum EntrupyHealth: Sendable, Equatable {
         switch self {
         case .unknown: "unknown: not checked yet"
         case .up: "ok"
-        case .tokenRefused(let status): "token refused (\(status)): check ENTRUPY_API_TOKEN"
+        case .tokenRefused(let status): "token refused (\(status)): check ENTRUPY_RELAY_ENTRUPY_API_TOKEN"
         case .down(let reason): "unreachable: \(reason)"
         }
     }

@@ -17,9 +17,11 @@ struct CommandEnvironment {
     let logger: Logger
 
     init(receiving: Bool, reconciling: Bool = false) throws {
-        let reader = EnvironmentReader.process()
+        let sources: SettingsSources
         do {
-            settings = try RelaySettings(reader: reader, receiving: receiving, reconciling: reconciling)
+            sources = try SettingsSources.process()
+            try sources.checkNames(RelaySettings.catalog)
+            settings = try RelaySettings(reader: sources.reader(), receiving: receiving, reconciling: reconciling)
         } catch let error as SettingsError {
             Self.fail(error.description)
         }
@@ -27,6 +29,9 @@ struct CommandEnvironment {
         var logger = Logger(label: "entrupy-relay")
         logger.logLevel = settings.logLevel.loggerLevel
         self.logger = logger
+        for name in sources.unprefixedNames(RelaySettings.catalog) {
+            logger.warning("\(name.given) is set but read no more (since 0.1.0); the relay reads \(name.setting)")
+        }
         // libpq's meaning since 0.1.0: these modes encrypt but do not check who answers.
         let database = settings.database.url
         let local = database.host == "localhost" || IPAddress(database.host)?.restrictedScope == "loopback"

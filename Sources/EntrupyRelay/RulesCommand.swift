@@ -13,9 +13,14 @@ struct RulesCommand: AsyncParsableCommand {
     )
 
     static func load(_ file: String) -> RuleSet {
-        let reader = EnvironmentReader.process()
+        let reader: SettingsReader
         do {
-            return try RulesStore.load(file, parser: RuleSetParser(secret: { try reader.secret($0) }))
+            reader = try SettingsSources.process().reader()
+        } catch {
+            CommandEnvironment.fail("\(error)")
+        }
+        do {
+            return try RulesStore.load(file, parser: RuleSetParser(secret: { try reader.namedSecret($0) }))
         } catch let error as RuleSetError {
             CommandEnvironment.fail("\(file): " + error.description)
         } catch {

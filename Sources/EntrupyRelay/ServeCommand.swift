@@ -20,10 +20,10 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Address to listen on (overrides HOST; default 127.0.0.1).")
+    @Option(help: "Address to listen on (overrides ENTRUPY_RELAY_HOST; default 127.0.0.1).")
     var host: String?
 
-    @Option(help: "Port to listen on (overrides PORT; default 8080).")
+    @Option(help: "Port to listen on (overrides ENTRUPY_RELAY_PORT; default 8080).")
     var port: Int?
 
     @Flag(help: "Do not run a job worker in this process (run `entrupy-relay worker` elsewhere).")

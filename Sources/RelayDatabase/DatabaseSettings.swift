@@ -16,20 +16,20 @@ public struct DatabaseSettings: Sendable {
     /// Where `migrate` reads its SQL files (nil: the ones built in).
     public var migrationsDirectory: String?
 
-    /// - Parameter defaultPoolSize: the pool when `DATABASE_POOL_SIZE` is unset (the caller
+    /// - Parameter defaultPoolSize: the pool when `database_pool_size` is unset (the caller
     ///   sizes it to the work the process runs at once).
-    public init(reader: EnvironmentReader, defaultPoolSize: Int = 16) throws {
-        guard let text = try reader.secret("DATABASE_URL") else {
-            throw SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")
+    public init(reader: SettingsReader, defaultPoolSize: Int = 16) throws {
+        guard let found = try reader.value(Self.url.setting) else {
+            throw SettingsError.missing(name: Self.url.setting.environmentName, hint: "set it (or DATABASE_URL) to postgres://user:password@host:5432/database")
         }
-        url = try DatabaseURL(parsing: text)
+        url = try DatabaseURL(parsing: found.text, name: found.origin)
         if let file = url.rootCertificateFile, !reader.canRead(file) {
-            throw SettingsError.invalid(name: "DATABASE_URL", reason: "sslrootcert \(file) cannot be read")
+            throw SettingsError.invalid(name: found.origin, reason: "sslrootcert \(file) cannot be read")
         }
-        poolSize = try reader.integer("DATABASE_POOL_SIZE", default: min(max(2, defaultPoolSize), 500), range: 2...500)
-        poolWarmSize = try reader.integer("DATABASE_POOL_WARM_SIZE", default: poolSize, range: 0...poolSize)
-        apiPoolSize = try reader.integer("API_DATABASE_POOL_SIZE", default: 8, range: 1...500)
-        apiStatementTimeoutMilliseconds = try reader.integer("API_STATEMENT_TIMEOUT_MS", default: 5_000, range: 10...600_000)
-        migrationsDirectory = reader.string("MIGRATIONS_DIR")
+        poolSize = try reader.integer(Self.poolSize, default: min(max(2, defaultPoolSize), 500))
+        poolWarmSize = try reader.integer(Self.poolWarmSize, default: poolSize, range: 0...poolSize)
+        apiPoolSize = try reader.integer(Self.apiPoolSize)
+        apiStatementTimeoutMilliseconds = try reader.integer(Self.apiStatementTimeout)
+        migrationsDirectory = try reader.text(Self.migrationsDirectory)
     }
 }

@@ -213,7 +213,7 @@ public final class JobWorker: Service, Sendable {
                 }
             } catch is DeadlineExceeded {
                 context.logger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])
-                result = .retry(error: "the run did not finish within \(configuration.jobTimeout.components.seconds) s (JOB_TIMEOUT_SECONDS)")
+                result = .retry(error: "the run did not finish within \(configuration.jobTimeout.components.seconds) s (ENTRUPY_RELAY_JOB_TIMEOUT_SECONDS)")
             } catch {
                 result = .retry(error: PostgresErrorText.describe(error))
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import Foundation
 public import RelayCore
 
 /// Tells systemd how the service is doing (`Type=notify` units): `READY=1` once it serves,
@@ -10,7 +11,7 @@ public import RelayCore
 /// cannot tell systemd still runs (systemd's start timeout says the rest).
 public enum SystemdNotifier {
     @discardableResult
-    public static func notify(_ state: String, socket path: String? = EnvironmentReader.process().string("NOTIFY_SOCKET")) -> Bool {
+    public static func notify(_ state: String, socket path: String? = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"]) -> Bool {
         #if canImport(Glibc)
         guard let path, !path.isEmpty else { return false }
         var name = Array(path.utf8)

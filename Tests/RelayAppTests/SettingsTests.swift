@@ -1,20 +1,22 @@
 import RelayApp
 import RelayCore
 import RelayDatabase
+import RelayRuntime
 import Testing
 
 /// Pure (no database): each module's settings read from a given environment, gathered by
 /// `RelaySettings` in RelayApp, which is why the suite lives in this target.
 @Suite("Settings from the environment")
 struct SettingsTests {
-    let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_WEBHOOK_SECRETS": "first-secret-0123456789, second-secret-0123456789 ,"]
+    let base = ["DATABASE_URL": "postgres://relay:p%40ss@db.example:6543/relay?sslmode=require", "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": "first-secret-0123456789, second-secret-0123456789 ,"]
 
     func settings(_ env: [String: String], receiving: Bool = true, files: [String: String] = [:]) throws -> RelaySettings {
-        let reader = EnvironmentReader(environment: env) { path in
+        let sources = try SettingsSources(environment: env) { path in
             guard let text = files[path] else { throw SettingsError.invalid(name: "test", reason: "no file") }
             return text
         }
-        return try RelaySettings(reader: reader, receiving: receiving)
+        try sources.checkNames(RelaySettings.catalog)
+        return try RelaySettings(reader: sources.reader(), receiving: receiving)
     }
 
     @Test func defaultsAndParsing() throws {
@@ -32,19 +34,19 @@ struct SettingsTests {
     /// Each running job may hold a connection: the pool follows the worker's concurrency
     /// unless it is set.
     @Test func poolFollowsWorkerConcurrency() throws {
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "2"]) { $1 }).database.poolSize == 16)
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolSize == 68)
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "1000"]) { $1 }).database.poolSize == 500)
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64", "DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_WORKER_CONCURRENCY": "2"]) { $1 }).database.poolSize == 16)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_WORKER_CONCURRENCY": "64"]) { $1 }).database.poolSize == 68)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_WORKER_CONCURRENCY": "1000"]) { $1 }).database.poolSize == 500)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_WORKER_CONCURRENCY": "64", "ENTRUPY_RELAY_DATABASE_POOL_SIZE": "10"]) { $1 }).database.poolSize == 10)
     }
 
     /// The whole pool is warmed at start unless told otherwise, and never more than the pool.
     @Test func keptConnectionsDefaultToThePool() throws {
-        #expect(try settings(base.merging(["WORKER_CONCURRENCY": "64"]) { $1 }).database.poolWarmSize == 68)
-        #expect(try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_WARM_SIZE": "0"]) { $1 }).database.poolWarmSize == 0)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_WORKER_CONCURRENCY": "64"]) { $1 }).database.poolWarmSize == 68)
+        #expect(try settings(base.merging(["ENTRUPY_RELAY_DATABASE_POOL_SIZE": "10", "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": "0"]) { $1 }).database.poolWarmSize == 0)
         for value in ["11", "-1", "ten", "1e3", "9223372036854775808"] {
-            #expect(throws: SettingsError.self, "DATABASE_POOL_WARM_SIZE=\(value)") {
-                _ = try settings(base.merging(["DATABASE_POOL_SIZE": "10", "DATABASE_POOL_WARM_SIZE": value]) { $1 })
+            #expect(throws: SettingsError.self, "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE=\(value)") {
+                _ = try settings(base.merging(["ENTRUPY_RELAY_DATABASE_POOL_SIZE": "10", "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": value]) { $1 })
             }
         }
     }
@@ -76,23 +78,23 @@ struct SettingsTests {
     }
 
     @Test func missingRequiredSettingsNameTheVariable() {
-        #expect(throws: SettingsError.missing(name: "DATABASE_URL", hint: "set it to postgres://user:password@host:5432/database")) {
+        #expect(throws: SettingsError.missing(name: "ENTRUPY_RELAY_DATABASE_URL", hint: "set it (or DATABASE_URL) to postgres://user:password@host:5432/database")) {
             try settings([:])
         }
         do {
             _ = try settings(["DATABASE_URL": base["DATABASE_URL"]!])
             Issue.record("expected a missing secret error")
         } catch {
-            #expect("\(error)".hasPrefix("ENTRUPY_WEBHOOK_SECRETS is required"))
+            #expect("\(error)".hasPrefix("ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS is required"))
         }
         // Commands that do not receive webhooks need no secret.
         #expect((try? settings(["DATABASE_URL": base["DATABASE_URL"]!], receiving: false)) != nil)
     }
 
     @Test("invalid values are named", arguments: [
-        ("DATABASE_URL", "mysql://x@y/z"), ("DATABASE_URL", "postgres://host/db"), ("WEBHOOK_MAX_BODY_BYTES", "lots"),
-        ("WEBHOOK_MAX_BODY_BYTES", "0"), ("TRUSTED_PROXIES", "10.0.0.0/99"), ("LOG_LEVEL", "loud"), ("LOG_FORMAT", "texxt"), ("PORT", "70000"),
-        ("ENTRUPY_API_URL", "ftp://x"), ("STANDARD_WEBHOOK_SECRETS", "whsec_???"),
+        ("DATABASE_URL", "mysql://x@y/z"), ("DATABASE_URL", "postgres://host/db"), ("ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES", "lots"),
+        ("ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES", "0"), ("ENTRUPY_RELAY_TRUSTED_PROXIES", "10.0.0.0/99"), ("ENTRUPY_RELAY_LOG_LEVEL", "loud"), ("ENTRUPY_RELAY_LOG_FORMAT", "texxt"), ("ENTRUPY_RELAY_PORT", "70000"),
+        ("ENTRUPY_RELAY_ENTRUPY_API_URL", "ftp://x"), ("ENTRUPY_RELAY_STANDARD_WEBHOOK_SECRETS", "whsec_???"),
     ])
     func invalid(_ name: String, _ value: String) {
         var env = base
@@ -110,23 +112,23 @@ struct SettingsTests {
 
     @Test func secretsMayComeFromFiles() throws {
         var env = base
-        env["ENTRUPY_WEBHOOK_SECRETS"] = nil
-        env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/run/secrets/webhook"
+        env["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS"] = nil
+        env["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/run/secrets/webhook"
         let s = try settings(env, files: ["/run/secrets/webhook": "from-file-0123456789\n"])
         #expect(s.receiver.entrupyWebhookSecrets.map(\.keyBytes) == [Array("from-file-0123456789".utf8)])
-        env["ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/missing"
-        #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS_FILE", reason: "cannot read /missing")) { try settings(env) }
+        env["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS_FILE"] = "/missing"
+        #expect(throws: SettingsError.invalid(name: "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS_FILE", reason: "cannot read /missing")) { try settings(env) }
     }
 
     /// Issue 10, item 12: a secret anyone could guess is refused at start-up, with its length.
     @Test func shortWebhookSecretsAreRefused() throws {
         var env = base
-        env["ENTRUPY_WEBHOOK_SECRETS"] = "long-enough-secret-0123,x"
-        #expect(throws: SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS", reason:
+        env["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS"] = "long-enough-secret-0123,x"
+        #expect(throws: SettingsError.invalid(name: "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS", reason:
             "each secret must be at least 16 bytes (a short secret can be guessed); one has 1")) { try settings(env) }
         env = base
-        env["STANDARD_WEBHOOK_SECRETS"] = "whsec_" + "c2hvcnQ="
-        #expect(throws: SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason:
+        env["ENTRUPY_RELAY_STANDARD_WEBHOOK_SECRETS"] = "whsec_" + "c2hvcnQ="
+        #expect(throws: SettingsError.invalid(name: "ENTRUPY_RELAY_STANDARD_WEBHOOK_SECRETS", reason:
             "each secret must decode to at least 16 bytes; one decodes to 5")) { try settings(env) }
     }
 

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
-/// Issue 27, "also": `LOG_FORMAT=text` wrote peers' bytes (a header, an SMTP reply, an API
+/// Issue 27, "also": `ENTRUPY_RELAY_LOG_FORMAT=text` wrote peers' bytes (a header, an SMTP reply, an API
 /// error) raw to the operator's terminal, escape sequences included.
 @Suite("Text logs are printable")
 struct TextLogTests {

@@ -112,7 +112,7 @@ struct RouteAccessTests {
         }
     }
 
-    /// API_TOKEN_CONCURRENCY: one token's requests beyond the limit are refused at once (429),
+    /// ENTRUPY_RELAY_API_TOKEN_CONCURRENCY: one token's requests beyond the limit are refused at once (429),
     /// other tokens are not affected, and the slot is free again once a request ends.
     @Test func oneTokensRequestsUnderWayAreCapped() async throws {
         let gate = SearchGate()

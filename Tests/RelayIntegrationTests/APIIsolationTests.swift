@@ -15,8 +15,8 @@ struct APIIsolationTests {
     /// timeout instead of holding connections forever.
     @Test func webhooksAreStoredWhileEveryAPIConnectionIsStuck() async throws {
         try await TestDatabase.with { db async throws in
-            let env = ["API_DATABASE_POOL_SIZE": "2", "API_STATEMENT_TIMEOUT_MS": "1000", "API_TOKEN_CONCURRENCY": "100",
-                       "WEBHOOK_STORE_TIMEOUT_MS": "10000"]
+            let env = ["ENTRUPY_RELAY_API_DATABASE_POOL_SIZE": "2", "ENTRUPY_RELAY_API_STATEMENT_TIMEOUT_MS": "1000", "ENTRUPY_RELAY_API_TOKEN_CONCURRENCY": "100",
+                       "ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "10000"]
             try await TestRelay.with(database: db, env: env) { relay async throws in
                 let token = try await APIAccess.token(db, role: .support)
                 try await TestDatabase.withClient(db) { client async throws in
@@ -26,7 +26,7 @@ struct APIIsolationTests {
                         try await Task.sleep(for: .milliseconds(300))
                         let run = UUID().uuidString
                         // Stored, not refused: with the pool shared, the stuck searches held every
-                        // connection and these got 503 after WEBHOOK_STORE_TIMEOUT_MS.
+                        // connection and these got 503 after ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS.
                         let started = ContinuousClock.now
                         for n in 0..<10 {
                             #expect(try await relay.post(WebhookFixture.session(n, run: run)).status == 200)

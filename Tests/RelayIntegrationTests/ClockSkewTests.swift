@@ -24,7 +24,7 @@ struct ClockSkewTests {
 
     static func worker(_ stack: ReconcileStack, library: String, skewSeconds: Int) throws -> RelayProcess {
         try RelayProcess(["worker"], database: stack.database, env: WorkerProcessTests.workerEnv(stack.simulator, [
-            "LOG_LEVEL": "info", "LD_PRELOAD": library, "RELAY_TEST_CLOCK_SKEW_SECONDS": String(skewSeconds),
+            "ENTRUPY_RELAY_LOG_LEVEL": "info", "LD_PRELOAD": library, "RELAY_TEST_CLOCK_SKEW_SECONDS": String(skewSeconds),
         ]))
     }
 

@@ -20,9 +20,9 @@ struct CommandLineTests {
     }
 
     static func environment(_ db: DatabaseURL?, _ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "warning",
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "ENTRUPY_RELAY_LOG_LEVEL": "warning",
                    // Dozens of relays share the suite's PostgreSQL: two connections warmed at start each, not the whole pool.
-                   "DATABASE_POOL_WARM_SIZE": "2"]
+                   "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": "2"]
         if let db {
             env["DATABASE_URL"] = "postgres://\(db.username):\(db.password ?? "")@\(db.host):\(db.port)/\(db.database)?sslmode=disable"
         }
@@ -58,14 +58,14 @@ struct CommandLineTests {
     @Test func missingDatabaseURLFailsWithOneClearLine() async throws {
         let result = try await Self.run(["migrate"], env: Self.environment(nil))
         #expect(result.status == 1)
-        #expect(result.stderr == "entrupy-relay: DATABASE_URL is required: set it to postgres://user:password@host:5432/database\n")
+        #expect(result.stderr == "entrupy-relay: ENTRUPY_RELAY_DATABASE_URL is required: set it (or DATABASE_URL) to postgres://user:password@host:5432/database\n")
         let serve = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c"]))
         #expect(serve.status == 1)
-        #expect(serve.stderr.hasPrefix("entrupy-relay: ENTRUPY_WEBHOOK_SECRETS is required"))
-        let noToken = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789"]))
-        #expect(noToken.stderr == "entrupy-relay: ENTRUPY_API_TOKEN is required: set the organisation's Entrupy API token (or run serve --no-worker)\n")
-        let badPort = try await Self.run(["serve", "--no-worker"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789", "PORT": "x"]))
-        #expect(badPort.stderr == "entrupy-relay: PORT is invalid: expected a whole number from 0 to 65535, got \"x\"\n")
+        #expect(serve.stderr.hasPrefix("entrupy-relay: ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS is required"))
+        let noToken = try await Self.run(["serve"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789"]))
+        #expect(noToken.stderr == "entrupy-relay: ENTRUPY_RELAY_ENTRUPY_API_TOKEN is required: set the organisation's Entrupy API token (or run serve --no-worker)\n")
+        let badPort = try await Self.run(["serve", "--no-worker"], env: Self.environment(nil, ["DATABASE_URL": "postgres://a@b/c", "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": "a-secret-0123456789", "ENTRUPY_RELAY_PORT": "x"]))
+        #expect(badPort.stderr == "entrupy-relay: ENTRUPY_RELAY_PORT is invalid: expected a whole number from 0 to 65535, got \"x\"\n")
     }
 
     /// The binary knows its release, and CHANGELOG.md's newest entry is that release.
@@ -127,7 +127,7 @@ struct CommandLineTests {
         try await TestDatabase.with { db async throws in
             let port = try await freePort()
             let process = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: db,
-                                           env: ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
+                                           env: ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
 
             let client = HTTPProbe(port: port)
             var ready = false

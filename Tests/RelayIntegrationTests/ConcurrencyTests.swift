@@ -7,7 +7,7 @@ struct ConcurrencyTests {
         try await TestDatabase.with { db async throws in
             // Exactly once is the point, not speed: a loaded suite on 2 cores may take longer than the
             // 5 s store deadline for some of these, which would answer 503 (Entrupy retries those).
-            try await TestRelay.with(database: db, env: ["WEBHOOK_STORE_TIMEOUT_MS": "30000"]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "30000"]) { relay async throws in
                 let run = UUID().uuidString
                 let statuses = try await withThrowingTaskGroup(of: (Int, Bool?).self) { group in
                     for n in 0..<200 {
@@ -32,7 +32,7 @@ struct ConcurrencyTests {
         try await TestDatabase.with { db async throws in
             // Exactly once is the point, not speed: a loaded suite on 2 cores may take longer than the
             // 5 s store deadline for some of these, which would answer 503 (Entrupy retries those).
-            try await TestRelay.with(database: db, env: ["WEBHOOK_STORE_TIMEOUT_MS": "30000"]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "30000"]) { relay async throws in
                 let fixture = WebhookFixture.entrupy(#"{"id":"evt-storm","entrupy_id":"ENT-S"}"#)
                 let answers = try await withThrowingTaskGroup(of: (Int, Int?, Bool?).self) { group in
                     for _ in 0..<20 {

@@ -14,7 +14,7 @@ struct DatabaseOutageTests {
             let proxied = viaProxy
             defer { Task { await proxy.stop() } }
 
-            try await TestRelay.with(database: proxied, env: ["WEBHOOK_STORE_TIMEOUT_MS": "3000"]) { relay async throws in
+            try await TestRelay.with(database: proxied, env: ["ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "3000"]) { relay async throws in
                 // Through the proxy (in this process, on its two threads) the pool connects a little later,
                 // much later when the whole suite runs: wait until it is ready.
                 #expect(try await eventually(timeout: .seconds(60)) { try await relay.request("/readyz").status == 200 })
@@ -57,7 +57,7 @@ struct DatabaseOutageTests {
     @Test func readinessRequiresEveryMigration() async throws {
         let operations = try await freePort()
         try await TestDatabase.with(migrated: false) { db async throws in
-            try await TestRelay.with(database: db, env: ["METRICS_PORT": String(operations)]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_METRICS_PORT": String(operations)]) { relay async throws in
                 let probe = HTTPProbe(port: operations)
                 // The check has a one-second deadline, and the pool's first connection can take
                 // longer when the machine is busy ("database": "unreachable"); wait until the

@@ -51,6 +51,28 @@ struct DatabaseTLSTests {
         return false
     }
 
+    /// `config check --connect` makes one connection, so a refused handshake is shown as TLS
+    /// said it, with what to change, where the pool would only retry.
+    @Test func configCheckSaysWhyTLSRefused() async throws {
+        func check(_ url: DatabaseURL) async throws -> CommandLineTests.Run {
+            var env = CommandLineTests.environment(nil)
+            env["DATABASE_URL"] = "postgres://\(url.username):\(url.password ?? "")@\(url.host):\(url.port)/\(url.database)?sslmode=\(url.tlsMode.rawValue)"
+                + (url.rootCertificateFile.map { "&sslrootcert=\($0)" } ?? "")
+            return try await CommandLineTests.run(["config", "check", "--connect", "--for", "tool"], env: env)
+        }
+        let good = try await check(Self.url(host: "localhost", "sslmode=verify-full&sslrootcert=\(Self.ca)"))
+        #expect(good.status == 0, "\(good.stdout)")
+        #expect(good.stdout.contains("TLS (sslmode=verify-full)"))
+        let wrongName = try await check(Self.url(host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(Self.ca)"))
+        #expect(wrongName.status == 1)
+        #expect(wrongName.stdout.contains("(the server's certificate is not for 127.0.0.1: connect by the name it was issued for, or use sslmode=verify-ca)"), "\(wrongName.stdout)")
+        let noRoot = try await check(Self.url(host: "localhost", "sslmode=verify-full"))
+        #expect(noRoot.status == 1)
+        #expect(noRoot.stdout.contains("(the server's certificate does not chain to the system's CAs: name its CA with sslrootcert)"), "\(noRoot.stdout)")
+        let unverified = try await check(Self.url(host: "127.0.0.1", "sslmode=require"))
+        #expect(unverified.status == 0 && unverified.stdout.contains("TLS (sslmode=require)"), "\(unverified.stdout)")
+    }
+
     @Test func verifiedModesCheckTheCAAndTheHost() async throws {
         // verify-full: the test CA and the certificate's own host name.
         #expect(try await Self.connect(Self.url(host: "localhost", "sslmode=verify-full&sslrootcert=\(Self.ca)")).get() == true)

@@ -5,7 +5,7 @@ import Testing
 /// `/readyz` tells the truth about Entrupy, without making the receiver unready.
 @Suite("Entrupy's health in readiness", .timeLimit(.minutes(3)))
 struct EntrupyHealthTests {
-    /// The details are on the operations port (METRICS_PORT): the public `/readyz` says only ready or not.
+    /// The details are on the operations port (ENTRUPY_RELAY_METRICS_PORT): the public `/readyz` says only ready or not.
     static func readiness(_ port: Int) async throws -> (Int, JSONValue) {
         let probe = HTTPProbe(port: port)
         let body = try await probe.body("/readyz")
@@ -14,7 +14,7 @@ struct EntrupyHealthTests {
 
     @Test func aGoodTokenIsReportedOK() async throws {
         let operations = try await freePort()
-        try await ReconcileStack.with(env: ["METRICS_PORT": String(operations)]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_METRICS_PORT": String(operations)]) { stack async throws in
             #expect(try await eventually { try await Self.readiness(operations).1[path: "checks.entrupy"]?.stringValue == "ok" })
             #expect(try await eventually {
                 let (status, json) = try await Self.readiness(operations)
@@ -28,7 +28,7 @@ struct EntrupyHealthTests {
 
     @Test func aWrongTokenIsReportedButTheReceiverStaysReady() async throws {
         let operations = try await freePort()
-        try await ReconcileStack.with(env: ["ENTRUPY_API_TOKEN": "wrong-token", "METRICS_PORT": String(operations)]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "wrong-token", "ENTRUPY_RELAY_METRICS_PORT": String(operations)]) { stack async throws in
             #expect(try await eventually {
                 try await Self.readiness(operations).1[path: "checks.entrupy"]?.stringValue?.hasPrefix("token refused (401)") == true
             })
@@ -47,10 +47,10 @@ struct EntrupyHealthTests {
             let port = try await freePort()
             // Nothing listens on port 9 of the loopback: Entrupy is unreachable.
             let worker = try RelayProcess(["worker", "--port", String(port)], database: db, env: [
-                "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "any-token", "SYNC_INTERVAL_SECONDS": "0",
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "any-token", "ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "0",
             ])
             let probe = HTTPProbe(port: port)
-            // The HTTP client retries a refused connection until the request timeout (ENTRUPY_API_TIMEOUT_SECONDS, 10 s).
+            // The HTTP client retries a refused connection until the request timeout (ENTRUPY_RELAY_ENTRUPY_API_TIMEOUT_SECONDS, 10 s).
             #expect(try await eventually(timeout: .seconds(40), every: .milliseconds(500)) {
                 let ready = (try? JSONValue.parse(Array(try await probe.body("/readyz").utf8))) ?? .null
                 return ready[path: "checks.entrupy"]?.stringValue?.hasPrefix("unreachable: Entrupy API: no answer") == true

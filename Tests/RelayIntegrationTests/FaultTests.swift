@@ -34,7 +34,7 @@ struct FaultTests {
                     when: {transition: [result.final]}
                     notify:
                 \(actions.joined(separator: "\n"))
-                """, schedule: "200ms,200ms", extra: ["CALLBACK_TIMEOUT_SECONDS": "3", "DELIVERY_TARGET_CONCURRENCY": "32"])
+                """, schedule: "200ms,200ms", extra: ["ENTRUPY_RELAY_CALLBACK_TIMEOUT_SECONDS": "3", "ENTRUPY_RELAY_DELIVERY_TARGET_CONCURRENCY": "32"])
             try await ReconcileStack.with(env: env, worker: false) { stack async throws in
                 let worker = try RelayProcess(["worker"], database: stack.database,
                                               env: WorkerProcessTests.workerEnv(stack.simulator, env))
@@ -83,7 +83,7 @@ struct FaultTests {
             var ids: [String] = []
             for n in 0..<30 { ids.append(try await sim.createItem("sku-kill-\(n)", result: "authentic", final: true, webhook: false)) }
             let port = try await freePort()
-            let env = WorkerProcessTests.workerEnv(sim, ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "JOB_LEASE_SECONDS": "2"])
+            let env = WorkerProcessTests.workerEnv(sim, ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_RELAY_JOB_LEASE_SECONDS": "2"])
             let acknowledged = AcknowledgedIDs()
             let probe = HTTPProbe(port: port)
             for round in 0..<3 {
@@ -135,8 +135,8 @@ extension FaultTests {
         try #require(started.status == 0, "\(started.stderr)")
         defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/bash"), arguments: [script, "stop", dir.path]).waitUntilExit() }
         let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let env = CommandLineTests.environment(nil, ["DATABASE_URL": url, "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
-                                                     "WEBHOOK_STORE_TIMEOUT_MS": "2000"])
+        let env = CommandLineTests.environment(nil, ["DATABASE_URL": url, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
+                                                     "ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "2000"])
         #expect(try await CommandLineTests.run(["migrate"], env: env).status == 0)
         let port = try await freePort()
         let serve = try RelayProcess(binary: nil, ["serve", "--no-worker", "--port", String(port)], env: env)

@@ -20,7 +20,7 @@ struct ItemExportTests {
             let token = try await APIAccess.token(db, role: .consumer)
             let port = try await freePort()
             let relay = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: db,
-                                         env: ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
+                                         env: ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
             defer { Task { _ = await relay.stop() } }
             let probe = HTTPProbe(port: port)
             #expect(try await eventually(timeout: .seconds(30)) { (try? await probe.status("/readyz")) == 200 })

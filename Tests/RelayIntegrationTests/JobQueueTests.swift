@@ -221,7 +221,7 @@ struct JobQueueTests {
     }
 
     /// A handler that never returns, not even when cancelled (an await on a connection that
-    /// died mid-query), holds its job only until JOB_TIMEOUT_SECONDS: then the run counts as
+    /// died mid-query), holds its job only until ENTRUPY_RELAY_JOB_TIMEOUT_SECONDS: then the run counts as
     /// failed, the job is retried, and when its attempts are spent it is dead with the reason.
     @Test func aRunThatNeverReturnsIsBoundedByTheJobTimeout() async throws {
         try await withQueue { queue, _ in

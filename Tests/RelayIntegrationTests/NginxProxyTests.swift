@@ -76,7 +76,7 @@ struct NginxProxyTests {
     }
 
     @Test func signedBodiesPassUntouchedAndSpoofedForwardingIsIgnored() async throws {
-        try await TestRelay.withFresh(env: ["TRUSTED_PROXIES": "127.0.0.1/32", "WEBHOOK_MAX_BODY_BYTES": "4096"]) { relay async throws in
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_TRUSTED_PROXIES": "127.0.0.1/32", "ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES": "4096"]) { relay async throws in
             try await Self.withNginx(upstream: relay.port) { port async throws in
                 let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"via-nginx","entrupy_id":"ENT-N","note":"é ü \n"}"#)
                 let sent = try await Self.curl(port: port, source: "127.0.0.2", fixture: fixture, extraHeaders: [("X-Forwarded-For", "6.6.6.6")])
@@ -107,8 +107,8 @@ struct NginxProxyTests {
             .replacingOccurrences(of: "listen 443 ssl;", with: "listen LISTEN;")
             .replacingOccurrences(of: "server 127.0.0.1:8080;", with: "server UPSTREAM;")
         #expect(site.contains("listen LISTEN;") && site.contains("server UPSTREAM;"), "the example's listen and upstream lines moved")
-        let env = ["TRUSTED_PROXIES": "127.0.0.1/32", "WEBHOOK_MAX_CONCURRENT_BODIES": "8", "WEBHOOK_BODIES_PER_CLIENT": "8",
-                   "WEBHOOK_BODY_TIMEOUT_SECONDS": "20"]
+        let env = ["ENTRUPY_RELAY_TRUSTED_PROXIES": "127.0.0.1/32", "ENTRUPY_RELAY_WEBHOOK_MAX_CONCURRENT_BODIES": "8", "ENTRUPY_RELAY_WEBHOOK_BODIES_PER_CLIENT": "8",
+                   "ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS": "20"]
         try await TestRelay.withFresh(env: env) { relay async throws in
             try await Self.withNginx(upstream: relay.port, site: site) { port async throws in
                 let head = ReceiverStarvationTests.dripHead(signed: true)

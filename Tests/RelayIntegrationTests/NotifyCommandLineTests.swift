@@ -53,7 +53,7 @@ struct NotifyCommandLineTests {
         try await TestDatabase.with { db async throws in
             let rules = try Self.write("rules:\n  - name: typo\n    when: {transition: [result.finale]}\n    notify: []\n")
             let env = CommandLineTests.environment(db, [
-                "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_API_TOKEN": "t", "RULES_FILE": rules,
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "t", "ENTRUPY_RELAY_RULES_FILE": rules,
             ])
             let serve = try await CommandLineTests.run(["serve", "--no-worker", "--port", String(try await freePort())], env: env)
             #expect(serve.status != 0)
@@ -74,13 +74,13 @@ struct NotifyCommandLineTests {
                     return dead.filter { $0.channel == .webhook }.count == 2 && dead.contains { $0.channel == .email }
                 }
                 let cli = CommandLineTests.environment(stack.database, ["CALLBACK_SECRET": TestCallbackServer.secret,
-                                                                        "DELIVERY_RETRY_SCHEDULE": "50ms"])
+                                                                        "ENTRUPY_RELAY_DELIVERY_RETRY_SCHEDULE": "50ms"])
                 let list = try await CommandLineTests.run(["deliveries", "list", "--json", "--state", "dead", "--item", id], env: cli)
                 #expect(list.status == 0)
                 let all = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
                 // The email is dead too: no SMTP server is configured here.
                 #expect(all.count == 3)
-                #expect(all.contains { $0["channel"] as? String == "email" && ($0["last_error"] as? String)?.contains("SMTP_URL") == true })
+                #expect(all.contains { $0["channel"] as? String == "email" && ($0["last_error"] as? String)?.contains("ENTRUPY_RELAY_SMTP_URL") == true })
                 let array = all.filter { $0["channel"] as? String == "webhook" }
                 #expect(array.count == 2)
                 let keys: Set<String> = ["id", "state", "rule", "channel", "target", "attempts", "last_error"]
@@ -133,8 +133,8 @@ struct NotifyCommandLineTests {
                 """)
             let port = try await freePort()
             let process = try RelayProcess(["serve", "--port", String(port)], database: db, env: [
-                "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_API_TOKEN": "unused", "ENTRUPY_API_URL": "http://127.0.0.1:9",
-                "RULES_FILE": path, "LOG_LEVEL": "info",
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "unused", "ENTRUPY_RELAY_ENTRUPY_API_URL": "http://127.0.0.1:9",
+                "ENTRUPY_RELAY_RULES_FILE": path, "ENTRUPY_RELAY_LOG_LEVEL": "info",
             ])
             #expect(try await eventually(timeout: .seconds(20)) { (try? await HTTPProbe(port: port).status("/readyz")) == 200 })
             #expect(process.output.contains("\"rules\":\"1\""))

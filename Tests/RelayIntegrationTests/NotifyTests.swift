@@ -266,7 +266,7 @@ struct NotifyTests {
 
     @Test func privateTargetsAreRefusedUnlessAllowed() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: Self.rules(callback: callbacks.url("/ok")), extra: ["ALLOW_PRIVATE_CALLBACKS": "false"])
+            let env = try NotifyEnvironment.make(rules: Self.rules(callback: callbacks.url("/ok")), extra: ["ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS": "false"])
             try await ReconcileStack.with(env: env) { stack async throws in
                 let id = try await stack.simulator.createItem("sku-private", result: "authentic", final: true)
                 let dead = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 2, state: .dead)

@@ -6,11 +6,11 @@ import Testing
 /// over HTTPS, metrics off the public port, and no callback credentials anywhere.
 @Suite("Public surface", .timeLimit(.minutes(2)))
 struct PublicSurfaceTests {
-    /// An https PUBLIC_URL: every answer carries Strict-Transport-Security, and console cookies
+    /// An https ENTRUPY_RELAY_PUBLIC_URL: every answer carries Strict-Transport-Security, and console cookies
     /// are Secure although no proxy said the request came over HTTPS.
     @Test func anHTTPSPublicURLMeansHSTSAndSecureCookies() async throws {
         try await TestDatabase.with { db async throws in
-            try await TestRelay.with(database: db, env: ["PUBLIC_URL": "https://relay.example.com"]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_PUBLIC_URL": "https://relay.example.com"]) { relay async throws in
                 let health = try await relay.request("/healthz")
                 #expect(health.header("Strict-Transport-Security") == "max-age=31536000")
                 let missing = try await relay.request("/v1/items")
@@ -23,16 +23,16 @@ struct PublicSurfaceTests {
             try await TestRelay.with(database: db) { relay async throws in
                 #expect(try await relay.request("/healthz").header("Strict-Transport-Security") == nil)
                 let cookie = try #require(try await relay.request("/console/login").header("Set-Cookie"))
-                #expect(!cookie.contains("Secure"), "plain HTTP with no proxy and no PUBLIC_URL: \(cookie)")
+                #expect(!cookie.contains("Secure"), "plain HTTP with no proxy and no ENTRUPY_RELAY_PUBLIC_URL: \(cookie)")
             }
         }
     }
 
-    /// METRICS_PORT moves /metrics off the port the proxy exposes.
+    /// ENTRUPY_RELAY_METRICS_PORT moves /metrics off the port the proxy exposes.
     @Test func metricsMoveToTheirOwnPort() async throws {
         try await TestDatabase.with { db async throws in
             let metricsPort = try await freePort()
-            try await TestRelay.with(database: db, env: ["METRICS_PORT": String(metricsPort)]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_METRICS_PORT": String(metricsPort)]) { relay async throws in
                 #expect(try await relay.request("/metrics").status == 404)
                 #expect(try await relay.request("/healthz").status == 200)
                 let probe = HTTPProbe(port: metricsPort)

@@ -52,7 +52,7 @@ struct QueryAPIAccessTests {
     @Test func failedTokensAreRateLimitedPerClientBehindTrustedProxies() async throws {
         try await TestDatabase.with { db async throws in
             let support = try await APIAccess.token(db, role: .support)
-            try await TestRelay.with(database: db, env: ["AUTH_FAILURE_LIMIT": "3", "AUTH_FAILURE_WINDOW_SECONDS": "60"],
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_AUTH_FAILURE_LIMIT": "3", "ENTRUPY_RELAY_AUTH_FAILURE_WINDOW_SECONDS": "60"],
                                      worker: false) { relay async throws in
                 // The tests talk from 127.0.0.1, a trusted proxy by default: X-Forwarded-For names the client.
                 let guesser = [("X-Forwarded-For", "203.0.113.7")]

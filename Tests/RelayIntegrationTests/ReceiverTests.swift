@@ -122,7 +122,7 @@ struct ReceiverTests {
     }
 
     @Test func oversizeBodiesGet413WithoutBeingStored() async throws {
-        try await TestRelay.withFresh(env: ["WEBHOOK_MAX_BODY_BYTES": "1024"]) { relay async throws in
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES": "1024"]) { relay async throws in
             let big = WebhookFixture.entrupy(#"{"entrupy_id":"E","pad":""# + String(repeating: "x", count: 4000) + #""}"#)
             let declared = try await relay.post(big)
             #expect(declared.status == 413)
@@ -154,7 +154,7 @@ struct ReceiverTests {
                 #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE client_address = '203.0.113.5'") == 1)
             }
             // Loopback not trusted: the header is ignored.
-            try await TestRelay.with(database: db, env: ["TRUSTED_PROXIES": "10.0.0.0/8"]) { relay async throws in
+            try await TestRelay.with(database: db, env: ["ENTRUPY_RELAY_TRUSTED_PROXIES": "10.0.0.0/8"]) { relay async throws in
                 let fixture = WebhookFixture.entrupy(#"{"id":"p2","entrupy_id":"E"}"#)
                 #expect(try await relay.post(fixture, extraHeaders: [("X-Forwarded-For", "203.0.113.5")]).status == 200)
                 #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'p2' AND client_address = '127.0.0.1'") == 1)
@@ -201,7 +201,7 @@ struct MalformedFramingTests {
 @Suite("Stalled clients", .timeLimit(.minutes(3)))
 struct StalledClientTests {
     @Test func aBodyThatStopsArrivingIsCutOffAndNothingIsStored() async throws {
-        try await TestRelay.withFresh(env: ["HTTP_IDLE_TIMEOUT_SECONDS": "1"]) { relay async throws in
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_HTTP_IDLE_TIMEOUT_SECONDS": "1"]) { relay async throws in
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: relay.port).get()
             let partial = "POST /webhooks/entrupy HTTP/1.1\r\nHost: relay\r\nContent-Length: 100\r\n\r\n{\"entrupy_id\":"

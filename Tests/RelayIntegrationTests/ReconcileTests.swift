@@ -69,7 +69,7 @@ struct ReconcileTests {
     }
 
     @Test func aMissedWebhookIsHealedByTheSweep() async throws {
-        try await ReconcileStack.with(env: ["SWEEP_INTERVAL_SECONDS": "1", "SWEEP_AGE_SECONDS": "0"]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_SWEEP_INTERVAL_SECONDS": "1", "ENTRUPY_RELAY_SWEEP_AGE_SECONDS": "0"]) { stack async throws in
             let id = try await stack.simulator.createItem("sku-missed")
             #expect(try await stack.waitFor(id, result: "needs_review"))
             // The result changes but Entrupy's webhook never arrives.
@@ -83,7 +83,7 @@ struct ReconcileTests {
     }
 
     @Test func rateLimitBurstsAreWaitedOutNotFailed() async throws {
-        try await ReconcileStack.with(env: ["ENTRUPY_API_RATE": "200"], simulatorRate: 4) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_ENTRUPY_API_RATE": "200"], simulatorRate: 4) { stack async throws in
             // The items exist first; their hints then arrive together, so the worker (16 jobs at a time) asks
             // for all of them at once whatever the machine's load: more than the simulator's bucket of 4 holds.
             var ids: [String] = []
@@ -107,7 +107,7 @@ struct ReconcileTests {
     }
 
     @Test func anItemThatNeverAppearsIsGivenUpOnAfterItsWindow() async throws {
-        try await ReconcileStack.with(env: ["NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
             let hint = WebhookFixture.entrupy(#"{"event":"session.completed","id":"ghost-1","entrupy_id":"DOES-NOT-EXIST"}"#)
             #expect(try await stack.relay.post(hint).status == 200)
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'dead'") == 1 })
@@ -120,7 +120,7 @@ struct ReconcileTests {
     /// Issue 10, defect 3: an item that becomes visible only after the relay gave up on its
     /// webhook is not lost: Entrupy's redelivery of the same event queues it again.
     @Test func aRedeliveredHintForAFailedEventQueuesItAgain() async throws {
-        try await ReconcileStack.with(env: ["NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_NOT_FOUND_WINDOW_SECONDS": "1"]) { stack async throws in
             let hint = WebhookFixture.entrupy(#"{"event":"session.completed","id":"late-1","customer_item_id":"sku-late"}"#)
             #expect(try await stack.relay.post(hint).status == 200)
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'failed'") == 1 })
@@ -134,7 +134,7 @@ struct ReconcileTests {
     }
 
     @Test func serverErrorsBackOffThenDieAndCanBeRedriven() async throws {
-        try await ReconcileStack.with(env: ["RECONCILE_MAX_ATTEMPTS": "3", "JOB_BACKOFF_BASE_MS": "200"]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_RECONCILE_MAX_ATTEMPTS": "3", "ENTRUPY_RELAY_JOB_BACKOFF_BASE_MS": "200"]) { stack async throws in
             try await stack.simulator.configure(["error_rate": .number(1)])
             let id = try await stack.simulator.createItem("sku-500", webhook: true)
             #expect(try await eventually(timeout: .seconds(20)) { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'dead'") == 1 })

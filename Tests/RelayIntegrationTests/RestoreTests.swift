@@ -54,7 +54,7 @@ struct RestoreTests {
                         let restore = try await Self.run("pg_restore", ["--no-owner", "-d", restored.database, backup], on: restored)
                         #expect(restore.status == 0, "\(restore.stderr)")
                         // The relay on the restored database, whose sync finds the final result again.
-                        try await TestRelay.with(database: restored, env: env.merging(["SYNC_INTERVAL_SECONDS": "1"]) { _, new in new },
+                        try await TestRelay.with(database: restored, env: env.merging(["ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "1"]) { _, new in new },
                                                  simulator: sim, port: port) { relay async throws in
                             #expect(try await eventually(timeout: .seconds(30)) { try callbacks.requests().count == 2 })
                             #expect(try await relay.count("SELECT count(*) FROM item_events WHERE kind = 'result.final' AND source = 'sync'") == 1)

@@ -95,7 +95,7 @@ struct SMTPClientTests {
         try await TestSMTPServer.with(tls: .starttls) { server async throws in
             do {
                 _ = try await Self.client(port: server.port, tls: "starttls").send(Self.message)
-                Issue.record("a self-signed certificate was accepted without SMTP_CA_FILE")
+                Issue.record("a self-signed certificate was accepted without ENTRUPY_RELAY_SMTP_CA_FILE")
             } catch let error as SMTPError {
                 #expect(!error.isPermanent)
             }

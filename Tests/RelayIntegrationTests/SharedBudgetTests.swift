@@ -59,10 +59,10 @@ struct SharedBudgetTests {
     }
 
     @Test func threeReplicasTogetherStayUnderTheOrganisationLimit() async throws {
-        try await ReconcileStack.with(env: ["ENTRUPY_API_RATE": "4"], simulatorRate: 5, worker: false) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_ENTRUPY_API_RATE": "4"], simulatorRate: 5, worker: false) { stack async throws in
             let sim = stack.simulator
             // Each replica alone is allowed 4 a second; a per-process budget would send 12 and draw 429s.
-            let env = WorkerProcessTests.workerEnv(sim, ["ENTRUPY_API_RATE": "4"])
+            let env = WorkerProcessTests.workerEnv(sim, ["ENTRUPY_RELAY_ENTRUPY_API_RATE": "4"])
             let workers = try (0..<3).map { _ in try RelayProcess(["worker"], database: stack.database, env: env) }
             var ids: [String] = []
             for n in 0..<36 { ids.append(try await sim.createItem("sku-budget-\(n)", result: "authentic", final: true)) }

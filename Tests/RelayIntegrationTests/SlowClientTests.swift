@@ -17,7 +17,7 @@ struct SlowClientTests {
     /// One byte every half second resets the server's idle timer each time; the whole-body
     /// deadline answers 408 and closes the connection anyway.
     @Test func aDrippedBodyGets408WithinTheBodyDeadline() async throws {
-        try await TestRelay.withFresh(env: ["WEBHOOK_BODY_TIMEOUT_SECONDS": "2", "HTTP_IDLE_TIMEOUT_SECONDS": "30"]) { relay async throws in
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS": "2", "ENTRUPY_RELAY_HTTP_IDLE_TIMEOUT_SECONDS": "30"]) { relay async throws in
             let drip = try await dripHTTP(port: relay.port, head: Self.dripHead, limit: .seconds(20))
             #expect(drip.answer.hasPrefix("HTTP/1.1 408"), "\(drip.answer.prefix(200))")
             #expect(drip.answer.contains("did not arrive within 2 s"))
@@ -36,10 +36,10 @@ struct SlowClientTests {
         }
     }
 
-    /// Over HTTP_MAX_CONNECTIONS a new connection waits to be accepted: answered once another
+    /// Over ENTRUPY_RELAY_HTTP_MAX_CONNECTIONS a new connection waits to be accepted: answered once another
     /// one closes, not refused or served beyond the cap.
     @Test func connectionsOverTheCapWaitForAFreeOne() async throws {
-        try await TestRelay.withFresh(env: ["HTTP_MAX_CONNECTIONS": "2"]) { relay async throws in
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_HTTP_MAX_CONNECTIONS": "2"]) { relay async throws in
             try await withHeldConnections(port: relay.port, count: 2) { release async throws in
                 let request = "GET /healthz HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n"
                 await #expect(throws: (any Error).self, "not answered while both slots are held") {
@@ -53,13 +53,13 @@ struct SlowClientTests {
     }
 
     /// SIGTERM while a client drips a body slower than any deadline would end it: `serve`
-    /// still exits within SHUTDOWN_GRACE_SECONDS and a few seconds of cancellation.
+    /// still exits within ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS and a few seconds of cancellation.
     @Test func sigtermEndsServeWithinItsGraceDespiteADrip() async throws {
         try await TestDatabase.with { db async throws in
             let port = try await freePort()
             let process = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: db, env: [
-                "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "SHUTDOWN_GRACE_SECONDS": "2",
-                "WEBHOOK_BODY_TIMEOUT_SECONDS": "300", "HTTP_IDLE_TIMEOUT_SECONDS": "300",
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS": "2",
+                "ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS": "300", "ENTRUPY_RELAY_HTTP_IDLE_TIMEOUT_SECONDS": "300",
             ])
             let probe = HTTPProbe(port: port)
             _ = try await eventually(timeout: .seconds(20)) { (try? await probe.status("/readyz")) == 200 || !process.isRunning }
@@ -82,8 +82,8 @@ struct SlowClientTests {
         try await TestDatabase.with { db async throws in
             let port = try await freePort()
             let process = try RelayProcess(["worker", "--port", String(port)], database: db, env: [
-                "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused", "HTTP_IDLE_TIMEOUT_SECONDS": "1",
-                "SHUTDOWN_GRACE_SECONDS": "5",
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "unused", "ENTRUPY_RELAY_HTTP_IDLE_TIMEOUT_SECONDS": "1",
+                "ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS": "5",
             ])
             let probe = HTTPProbe(port: port)
             _ = try await eventually(timeout: .seconds(20)) { (try? await probe.status("/healthz")) == 200 || !process.isRunning }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Sync by search", .timeLimit(.minutes(3)))
 struct SyncTests {
     @Test func aLostFlagOnAFinalItemAndAnUnseenItemAreFoundBySync() async throws {
-        try await ReconcileStack.with(env: ["SYNC_INTERVAL_SECONDS": "2"]) { stack async throws in
+        try await ReconcileStack.with(env: ["ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "2"]) { stack async throws in
             let sim = stack.simulator
             let known = try await sim.createItem("sku-sync-known", result: "authentic", final: true)
             #expect(try await stack.waitFor(known, result: "authentic"))
@@ -81,7 +81,7 @@ struct SyncTests {
         try await ReconcileStack.with(worker: false) { stack async throws in
             let id = try await stack.simulator.createItem("sku-sync-cli", result: "authentic", final: true, webhook: false)
             let env = CommandLineTests.environment(stack.database, [
-                "ENTRUPY_API_URL": stack.simulator.baseURL, "ENTRUPY_API_TOKEN": TestSimulator.token, "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": stack.simulator.baseURL, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
             ])
             let before = try await CommandLineTests.run(["sync", "status"], env: env)
             #expect(before.status == 0 && before.stdout.contains("last complete pass: none yet"), "\(before.stderr)")

@@ -47,7 +47,7 @@ struct SystemdNotifyTests {
         try await TestDatabase.with { db async throws in
             let port = try await freePort()
             let process = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: db,
-                                           env: ["ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "NOTIFY_SOCKET": notify.path])
+                                           env: ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "NOTIFY_SOCKET": notify.path])
             #expect(try await notify.next(timeout: .seconds(30)) == "READY=1", "\(String(decoding: (try? Data(contentsOf: process.log)) ?? Data(), as: UTF8.self))")
             // Ready means ready: the port answers at once.
             #expect(try await HTTPProbe(port: port).status("/healthz") == 200)

@@ -6,8 +6,8 @@ import Testing
 @Suite("Worker processes", .timeLimit(.minutes(3)))
 struct WorkerProcessTests {
     static func workerEnv(_ sim: TestSimulator, _ extra: [String: String] = [:]) -> [String: String] {
-        ["ENTRUPY_API_URL": sim.baseURL, "ENTRUPY_API_TOKEN": TestSimulator.token, "JOB_POLL_MS": "100",
-         "JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_API_RATE": "1000", "WORKER_CONCURRENCY": "8", "SYNC_INTERVAL_SECONDS": "0"].merging(extra) { _, new in new }
+        ["ENTRUPY_RELAY_ENTRUPY_API_URL": sim.baseURL, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token, "ENTRUPY_RELAY_JOB_POLL_MS": "100",
+         "ENTRUPY_RELAY_JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_RELAY_ENTRUPY_API_RATE": "1000", "ENTRUPY_RELAY_WORKER_CONCURRENCY": "8", "ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "0"].merging(extra) { _, new in new }
     }
 
     @Test func twoWorkerProcessesCreateEachTransitionOnce() async throws {
@@ -52,7 +52,7 @@ struct WorkerProcessTests {
             let sim = stack.simulator
             // Every API answer takes 4 s, so the job is surely mid-flight when the worker dies.
             try await sim.configure(["latency_ms": .number(4000)])
-            let env = Self.workerEnv(sim, ["JOB_LEASE_SECONDS": "2"])
+            let env = Self.workerEnv(sim, ["ENTRUPY_RELAY_JOB_LEASE_SECONDS": "2"])
             let doomed = try RelayProcess(["worker"], database: stack.database, env: env)
             let id = try await sim.createItem("sku-killed")
             #expect(try await eventually { try await stack.count("SELECT count(*) FROM jobs WHERE state = 'running'") == 1 })

@@ -111,7 +111,7 @@ struct DeliveryHandlerTests {
         let callbacks = ScriptedSender(AttemptReport(result: .delivered))
         let result = try await Self.run(Self.handler([Self.delivery(1, channel: .email)], callbacks: callbacks), 1)
         #expect(Self.waits(result, about: .seconds(5)), "\(result.outcome)")
-        #expect(Self.write(result)?.attempt.error == "SMTP_URL and SMTP_FROM are not set: email cannot be sent")
+        #expect(Self.write(result)?.attempt.error == "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent")
         #expect(callbacks.sent.isEmpty, "an email never goes to the callback channel")
 
         let smtp = ScriptedSender(AttemptReport(result: .delivered, smtpReply: "250 ok"))

@@ -13,7 +13,7 @@ import Testing
 struct ReconcilePipelineTests {
     static let logger = Logger(label: "pipeline-test")
 
-    /// A rules file that sends a callback on result.final, in a temporary file as RULES_FILE would be.
+    /// A rules file that sends a callback on result.final, in a temporary file as ENTRUPY_RELAY_RULES_FILE would be.
     static func rules(_ yaml: String = """
         rules:
           - name: final

@@ -19,7 +19,7 @@ bench_setup relay_bench entrupy-relay
 BIN="$BIN_DIR/entrupy-relay"
 PGBENCH_BIN="$PG_BIN/pgbench"; [ -x "$PGBENCH_BIN" ] || PGBENCH_BIN=$(command -v pgbench)
 SECRET="bench-secret-$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-export DATABASE_URL=$DB_URL ENTRUPY_WEBHOOK_SECRETS=$SECRET LOG_LEVEL=warning
+export DATABASE_URL=$DB_URL ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_RELAY_LOG_LEVEL=warning
 
 # 1. The ceiling: PostgreSQL alone, the same two rows per webhook, one transaction each.
 cat > "$STATE/pgbench.sql" <<'SQL'

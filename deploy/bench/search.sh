@@ -12,7 +12,7 @@ RELAY_PORT=${BENCH_RELAY_PORT:-8098}
 . "$ROOT/deploy/lib/bench.sh"
 bench_setup relay_bench_search entrupy-relay relay-bench
 
-export DATABASE_URL=$DB_URL LOG_LEVEL=warning
+export DATABASE_URL=$DB_URL ENTRUPY_RELAY_LOG_LEVEL=warning
 "$BIN_DIR/entrupy-relay" migrate >/dev/null
 log "seeding $ITEMS items"
 started=$(date +%s)
@@ -42,7 +42,7 @@ started=$(date +%s)
 log "seeded and vacuumed in $(( $(date +%s) - started )) s; $("${PSQL[@]}" -tAc "SELECT pg_size_pretty(pg_total_relation_size('items'))") on disk"
 TOKEN=$("$BIN_DIR/entrupy-relay" tokens create --role support --name bench | tail -1)
 
-ENTRUPY_WEBHOOK_SECRETS=bench-search-secret "$BIN_DIR/entrupy-relay" serve --no-worker --port "$RELAY_PORT" > "$STATE/relay-search.log" 2>&1 &
+ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS=bench-search-secret "$BIN_DIR/entrupy-relay" serve --no-worker --port "$RELAY_PORT" > "$STATE/relay-search.log" 2>&1 &
 RELAY_PID=$!
 trap 'kill -TERM $RELAY_PID 2>/dev/null || true' EXIT
 wait_http "http://127.0.0.1:$RELAY_PORT/readyz"

@@ -35,7 +35,7 @@ bench_setup() {
   PSQL=(psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U relay -d "$db")
   export PGPASSWORD=$PG_PASSWORD
   # BENCH_MIGRATE_BIN: another release's binary migrates instead (upgrade-check.sh's old one).
-  DATABASE_URL=$DB_URL LOG_LEVEL=warning "${BENCH_MIGRATE_BIN:-$BIN_DIR/entrupy-relay}" migrate >/dev/null
+  DATABASE_URL=$DB_URL ENTRUPY_RELAY_LOG_LEVEL=warning "${BENCH_MIGRATE_BIN:-$BIN_DIR/entrupy-relay}" migrate >/dev/null
 }
 
 # wait_count N SECONDS QUERY: waits up to SECONDS until QUERY (a count) reaches N, then prints

@@ -38,24 +38,42 @@ public enum DatabaseClientFactory {
     /// libpq's `sslmode` as postgres-nio's TLS (see `DatabaseURL`). postgres-nio has no
     /// "plaintext first" mode: `allow` tries TLS first, as `prefer` does.
     static func tlsConfiguration(_ url: DatabaseURL) -> PostgresClient.Configuration.TLS {
+        switch tlsPolicy(url) {
+        case nil: .disable
+        case (let configuration, false)?: .prefer(configuration)
+        case (let configuration, true)?: .require(configuration)
+        }
+    }
+
+    /// The same for a single connection (`config check --connect`).
+    static func connectionTLS(_ url: DatabaseURL) throws -> PostgresConnection.Configuration.TLS {
+        switch tlsPolicy(url) {
+        case nil: .disable
+        case (let configuration, false)?: .prefer(try NIOSSLContext(configuration: configuration))
+        case (let configuration, true)?: .require(try NIOSSLContext(configuration: configuration))
+        }
+    }
+
+    /// What TLS the mode asks for and whether it is required; nil: none.
+    private static func tlsPolicy(_ url: DatabaseURL) -> (TLSConfiguration, required: Bool)? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         // DatabaseSettings checked at start that the file can be read.
         if let file = url.rootCertificateFile { configuration.trustRoots = .file(file) }
         switch url.tlsMode {
         case .disable:
-            return .disable
+            return nil
         case .allow, .prefer:
             configuration.certificateVerification = .none
-            return .prefer(configuration)
+            return (configuration, false)
         case .require:
             configuration.certificateVerification = .none
-            return .require(configuration)
+            return (configuration, true)
         case .verifyCA:
             configuration.certificateVerification = .noHostnameVerification
-            return .require(configuration)
+            return (configuration, true)
         case .verifyFull:
             configuration.certificateVerification = .fullVerification
-            return .require(configuration)
+            return (configuration, true)
         }
     }
 

@@ -37,7 +37,7 @@ public struct DatabaseReadinessCheck: ReadinessCheck {
             report = await checkDatabase()
         }
         if let warmup { report.checks["database_pool"] = warmup.status.summary }
-        report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_API_TOKEN"
+        report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_RELAY_ENTRUPY_API_TOKEN"
         return report
     }
 

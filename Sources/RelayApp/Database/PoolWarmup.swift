@@ -5,7 +5,7 @@ import RelayRuntime
 public import ServiceLifecycle
 import Synchronization
 
-/// Opens `DATABASE_POOL_WARM_SIZE` of the pool's connections at start, before `/readyz` says
+/// Opens `ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE` of the pool's connections at start, before `/readyz` says
 /// ready. A pool that opens its connections on demand opens them all at once under the first
 /// burst after a start: on notify.sh's drive 33 forks and authentications landed in the first
 /// half second of load, and the end-to-end latency of the first 3 seconds reached 0.5-0.8 s.
@@ -91,7 +91,7 @@ public final class PoolWarmup: Service, Sendable {
             }
             logger.warning("could not open every database connection of the warm-up; not waiting for them", metadata: [
                 "open": "\(open)", "wanted": "\(total)", "error": "\(PostgresErrorText.describe(error))",
-                "hint": "check PostgreSQL's max_connections, or lower DATABASE_POOL_WARM_SIZE"])
+                "hint": "check PostgreSQL's max_connections, or lower ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE"])
         }
     }
 }

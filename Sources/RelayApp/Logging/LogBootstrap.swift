@@ -2,8 +2,8 @@ import Logging
 public import RelayCore
 import Synchronization
 
-/// Sets up swift-log once per process: JSON lines (`LOG_FORMAT=json`, the default) or
-/// swift-log's plain text (`LOG_FORMAT=text`), at `LOG_LEVEL`.
+/// Sets up swift-log once per process: JSON lines (`ENTRUPY_RELAY_LOG_FORMAT=json`, the default) or
+/// swift-log's plain text (`ENTRUPY_RELAY_LOG_FORMAT=text`), at `ENTRUPY_RELAY_LOG_LEVEL`.
 public enum LogBootstrap {
     private static let done = Mutex(false)
 

@@ -1,7 +1,7 @@
 import Logging
 import RelayCore
 
-/// swift-log's plain text handler (`LOG_FORMAT=text`) with every message and metadata value
+/// swift-log's plain text handler (`ENTRUPY_RELAY_LOG_FORMAT=text`) with every message and metadata value
 /// made printable first (`TerminalText`): logs quote peers' bytes (a header, an SMTP reply, an
 /// API error), and an escape sequence among them would run in the operator's terminal.
 struct PrintableLogHandler: LogHandler {

@@ -20,7 +20,7 @@ public struct RelayServer {
     public let ingestor: GroupCommitIngestor
     let hangupService: HangupWithoutWorkerService?
     public let client: PostgresClient
-    /// Opens `DATABASE_POOL_WARM_SIZE` connections at start; `/readyz` waits for it.
+    /// Opens `ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE` connections at start; `/readyz` waits for it.
     public let warmup: PoolWarmup
     /// The query API's and console's pool: its own connections, each statement bounded.
     public let apiClient: PostgresClient
@@ -32,7 +32,7 @@ public struct RelayServer {
     /// the SDK endpoint has an API client without a worker.
     let entrupyHealth: EntrupyHealthMonitor?
     let ownsEntrupyHealth: Bool
-    /// `/metrics` (with `/healthz` and `/readyz`) on METRICS_PORT, when set.
+    /// `/metrics` (with `/healthz` and `/readyz`) on ENTRUPY_RELAY_METRICS_PORT, when set.
     let operations: Application<RouterResponder<RelayRequestContext>>?
 
     public init(settings: RelaySettings, client: PostgresClient, catalog: MigrationCatalog,
@@ -105,7 +105,7 @@ public struct RelayServer {
     }
 
     /// The public server: a client that stops sending is disconnected instead of holding a
-    /// connection forever, and a body must arrive whole within WEBHOOK_BODY_TIMEOUT_SECONDS
+    /// connection forever, and a body must arrive whole within ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS
     /// (a drip resets the idle timer, not this).
     static func buildApplication(router: Router<RelayRequestContext>, settings: RelaySettings,
                                  onServerRunning: @escaping @Sendable (any Channel) async -> Void,
@@ -140,7 +140,7 @@ public struct RelayServer {
             + (operations.map { [$0] } ?? [])
     }
 
-    /// Runs until SIGTERM or SIGINT, then shuts down gracefully within SHUTDOWN_GRACE_SECONDS.
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully within ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS.
     public func run(grace: Duration, logger: Logger) async throws {
         try await BoundedServiceGroup.run(services, grace: grace, logger: logger)
     }

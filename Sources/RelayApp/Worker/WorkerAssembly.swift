@@ -25,7 +25,7 @@ public struct WorkerAssembly {
     public let pipeline: ReconcilePipeline
     public let worker: JobWorker
     public let sweep: SweepService
-    /// Re-verification by search; nil when SYNC_INTERVAL_SECONDS is 0.
+    /// Re-verification by search; nil when ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS is 0.
     public let sync: SyncService?
     /// Entrupy's health (`GET /v1/health`), for `/readyz` and `relay_entrupy_up`.
     public let health: EntrupyHealthMonitor
@@ -110,7 +110,7 @@ public struct WorkerAssembly {
         if let path = settings.notify.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
-            logger.info("no RULES_FILE: transitions are recorded, nothing is sent")
+            logger.info("no ENTRUPY_RELAY_RULES_FILE: transitions are recorded, nothing is sent")
         }
     }
 
@@ -129,11 +129,11 @@ public struct WorkerAssembly {
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {
-        let environment = settings.environment
-        return try RulesStore(path: settings.notify.rulesFile, parser: RuleSetParser(secret: { try environment.secret($0) }))
+        let reader = settings.reader
+        return try RulesStore(path: settings.notify.rulesFile, parser: RuleSetParser(secret: { try reader.namedSecret($0) }))
     }
 
-    /// The SMTP client when SMTP_URL is set; `SMTP_PASSWORD` (or `_FILE`) overrides the URL's password.
+    /// The SMTP client when `smtp_url` is set; `smtp_password` (or its file) overrides the URL's password.
     public static func smtpClient(settings: RelaySettings) throws -> SMTPClient? {
         guard let url = settings.notify.smtpURL, let from = settings.notify.smtpFrom else { return nil }
         do {
@@ -144,9 +144,10 @@ public struct WorkerAssembly {
             // One kept connection per email that may be under way at once.
             return try SMTPClient(configuration: configuration, poolSize: settings.notify.targetConcurrency)
         } catch let error as SMTPConfiguration.Invalid {
-            throw SettingsError.invalid(name: error.input == .from ? "SMTP_FROM" : "SMTP_URL", reason: error.description)
+            let setting = error.input == .from ? NotifySettings.smtpFrom : NotifySettings.smtpURL
+            throw SettingsError.invalid(name: settings.reader.origin(setting.setting), reason: error.description)
         } catch {
-            throw SettingsError.invalid(name: "SMTP_CA_FILE", reason: "cannot set up TLS: \(error)")
+            throw SettingsError.invalid(name: settings.reader.origin(NotifySettings.smtpCAFile.setting), reason: "cannot set up TLS: \(error)")
         }
     }
 

@@ -1,4 +1,4 @@
-/// The log formats accepted in `LOG_FORMAT`: JSON lines (the default) or plain text.
+/// The log formats accepted in `ENTRUPY_RELAY_LOG_FORMAT`: JSON lines (the default) or plain text.
 public enum LogFormat: String, Sendable, CaseIterable {
     case json, text
 }

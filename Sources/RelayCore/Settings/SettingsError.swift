@@ -3,11 +3,15 @@
 public enum SettingsError: Error, Equatable, CustomStringConvertible {
     case missing(name: String, hint: String)
     case invalid(name: String, reason: String)
+    /// A prefixed variable or a config-file key that is no setting, with the nearest that is.
+    case unknown(name: String, nearest: String?)
 
     public var description: String {
         switch self {
         case .missing(let name, let hint): "\(name) is required: \(hint)"
         case .invalid(let name, let reason): "\(name) is invalid: \(reason)"
+        case .unknown(let name, let nearest):
+            "\(name) is not a setting" + (nearest.map { "; did you mean \($0)?" } ?? "; `entrupy-relay config reference` lists them")
         }
     }
 }

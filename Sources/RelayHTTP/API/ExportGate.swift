@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// Exports streaming at once in this process, whoever asks (EXPORT_CONCURRENCY): each holds
+/// Exports streaming at once in this process, whoever asks (ENTRUPY_RELAY_EXPORT_CONCURRENCY): each holds
 /// an API connection for its chunks' queries, so many tokens together cannot take them all.
 public final class ExportGate: Sendable {
     let slots: SlotCounter<Int>

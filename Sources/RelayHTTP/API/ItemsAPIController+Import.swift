@@ -12,7 +12,7 @@ extension ItemsAPIController {
         let caller = try context.requireCaller()
         let target = try await Self.importTarget(request)
         guard let importer else {
-            throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_API_TOKEN)")
+            throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_RELAY_ENTRUPY_API_TOKEN)")
         }
         let imported: (entrupyID: String, created: Bool)
         do {

@@ -21,14 +21,14 @@ public struct QueryRoutes: Sendable {
     public var overview: (any OverviewQueries)?
     public var sessionLifetime: Duration
     public var secureCookies: Bool
-    /// Requests one token may have under way at once (API_TOKEN_CONCURRENCY), counted by `slots`.
+    /// Requests one token may have under way at once (ENTRUPY_RELAY_API_TOKEN_CONCURRENCY), counted by `slots`.
     public var tokenConcurrency: Int
     public var slots: any RequestSlots
-    /// Exports streaming at once in this process (EXPORT_CONCURRENCY).
+    /// Exports streaming at once in this process (ENTRUPY_RELAY_EXPORT_CONCURRENCY).
     public var exports: ExportGate
-    /// SDK authorize calls per token (SDK_AUTHORIZE_PER_MINUTE); nil: unlimited (router tests).
+    /// SDK authorize calls per token (ENTRUPY_RELAY_SDK_AUTHORIZE_PER_MINUTE); nil: unlimited (router tests).
     public var sdkRate: (any CallerRate)?
-    /// Where the console may load photos from (CONSOLE_IMAGE_SOURCES).
+    /// Where the console may load photos from (ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES).
     public var imageSources: [String]
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,

@@ -12,7 +12,7 @@ public struct SDKAuthorizeController: Sendable {
     static let fields: Set<String> = ["sdk_authorization_request", "unique_user_id", "email", "first_name", "last_name"]
     static let maxBodyBytes = 64 * 1024
 
-    /// Nil when `ENTRUPY_API_TOKEN` is not set: the route answers 503 saying so.
+    /// Nil when `ENTRUPY_RELAY_ENTRUPY_API_TOKEN` is not set: the route answers 503 saying so.
     let api: EntrupyAPIClient?
     let users: any SDKUserStore
     /// Calls per token per minute, across every replica (nil: unlimited).
@@ -36,7 +36,7 @@ public struct SDKAuthorizeController: Sendable {
             throw APIError(.badRequest, "field \"\(problem.field)\": \(problem.message)")
         }
         guard let api else {
-            throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_API_TOKEN)")
+            throw APIError(.serviceUnavailable, "the Entrupy API is not configured on this relay (ENTRUPY_RELAY_ENTRUPY_API_TOKEN)")
         }
         // One token's share first: a single consumer cannot spend the organisation's Entrupy budget.
         if let rate {

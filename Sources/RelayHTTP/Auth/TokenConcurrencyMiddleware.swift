@@ -3,7 +3,7 @@ import Hummingbird
 import HTTPTypes
 
 /// After the bearer or console-session middleware: at most `limit` requests of one token
-/// under way at once across every replica (API_TOKEN_CONCURRENCY); one more is answered 429
+/// under way at once across every replica (ENTRUPY_RELAY_API_TOKEN_CONCURRENCY); one more is answered 429
 /// at once, so a single client's burst of heavy searches or exports cannot take every
 /// database connection the API has. A slot is held until the response has been written
 /// whole: a streamed export keeps its slot while its chunks are read.

@@ -29,7 +29,7 @@ public struct ConsoleController: Sendable {
     /// Per-token caps, as on the API: the console's pages are the same queries.
     let slots: any RequestSlots
     let tokenConcurrency: Int
-    /// Where item photos may load from (`CONSOLE_IMAGE_SOURCES`), for the Content-Security-Policy.
+    /// Where item photos may load from (`ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES`), for the Content-Security-Policy.
     let imageSources: [String]
     let library: MustacheLibrary
 
@@ -155,7 +155,7 @@ public struct ConsoleController: Sendable {
     }
 
     /// Entrupy's own hosts: its reference names no photo host, so this is our assumption
-    /// (`CONSOLE_IMAGE_SOURCES` replaces it). A photo URL elsewhere in item data does not load,
+    /// (`ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES` replaces it). A photo URL elsewhere in item data does not load,
     /// so a hostile one can neither track support staff nor fire a same-site GET.
     public static let defaultImageSources = ["https://*.entrupy.com"]
 

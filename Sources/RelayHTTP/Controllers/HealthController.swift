@@ -6,11 +6,11 @@ public import Prometheus
 /// `/healthz` (the process answers), `/readyz` (it can store webhooks), `/metrics` (Prometheus).
 /// Readiness is checked at most once a second (`CachedReadiness`). On the public port it says
 /// only ready or not: which migrations are pending and what Entrupy thinks of the token are
-/// for the operations port (METRICS_PORT), which only operators reach.
+/// for the operations port (ENTRUPY_RELAY_METRICS_PORT), which only operators reach.
 public struct HealthController: Sendable {
     let readiness: any ReadinessCheck
     let registry: PrometheusCollectorRegistry
-    /// False where `/metrics` lives on its own port (METRICS_PORT).
+    /// False where `/metrics` lives on its own port (ENTRUPY_RELAY_METRICS_PORT).
     let servesMetrics: Bool
     /// Whether `/readyz` names each check's state (the operations port) or only the verdict.
     let detailed: Bool

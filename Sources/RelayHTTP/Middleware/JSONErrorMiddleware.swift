@@ -28,7 +28,7 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, Self.defaultMessage(for: error.status))
         } catch where StoreFailure.isStatementTimeout(error) {
-            // API_STATEMENT_TIMEOUT_MS: the server's limit, not the caller's mistake, but not a fault either.
+            // ENTRUPY_RELAY_API_STATEMENT_TIMEOUT_MS: the server's limit, not the caller's mistake, but not a fault either.
             context.logger.warning("a statement ran past its timeout", metadata: ["path": "\(request.uri.path)"])
             var headers = HTTPFields()
             headers[.retryAfter] = "5"

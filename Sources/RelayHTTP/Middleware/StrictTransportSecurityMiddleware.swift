@@ -1,7 +1,7 @@
 public import Hummingbird
 import HTTPTypes
 
-/// With an https `PUBLIC_URL`: every answer tells browsers to use HTTPS only for a year, so
+/// With an https `ENTRUPY_RELAY_PUBLIC_URL`: every answer tells browsers to use HTTPS only for a year, so
 /// a console session cannot be downgraded to plaintext by a network that strips TLS.
 public struct StrictTransportSecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     static var header: HTTPField.Name { HTTPField.Name("Strict-Transport-Security")! }

@@ -1,7 +1,7 @@
 import RelayCore
 public import Foundation
 
-/// Requests under way per token, across every replica (`API_TOKEN_CONCURRENCY`).
+/// Requests under way per token, across every replica (`ENTRUPY_RELAY_API_TOKEN_CONCURRENCY`).
 public protocol RequestSlots: Sendable {
     /// A slot for `tokenID` when fewer than `limit` are taken, or nil; `give` returns it.
     func take(tokenID: Int64, limit: Int) async throws -> Date?

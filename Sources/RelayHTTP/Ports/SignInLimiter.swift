@@ -1,7 +1,7 @@
 public import RelayCore
 
-/// Failed sign-ins per client address, across every replica (`AUTH_FAILURE_LIMIT` per
-/// `AUTH_FAILURE_WINDOW_SECONDS`).
+/// Failed sign-ins per client address, across every replica (`ENTRUPY_RELAY_AUTH_FAILURE_LIMIT` per
+/// `ENTRUPY_RELAY_AUTH_FAILURE_WINDOW_SECONDS`).
 public protocol SignInLimiter: Sendable {
     /// Records a failure from `client`; returns how long it must wait once over the limit.
     func recordFailure(_ client: String) async throws -> Duration?

@@ -86,7 +86,7 @@ public struct WebhookController: Sendable {
                 clientSlots.give(slotKey)
             }
             let body = request.body, limit = maxBodyBytes
-            // The whole body must arrive within WEBHOOK_BODY_TIMEOUT_SECONDS: the connection's
+            // The whole body must arrive within ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS: the connection's
             // RequestBodyDeadlineHandler ends a body that has not, and collect throws.
             buffer = try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
@@ -114,7 +114,7 @@ public struct WebhookController: Sendable {
                                     clientAddress: client, requestID: context.requestID)
         let result: IngestResult
         do {
-            // The ingestor bounds the wait (WEBHOOK_STORE_TIMEOUT_MS) and answers 503-worthy errors.
+            // The ingestor bounds the wait (ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS) and answers 503-worthy errors.
             result = try await ingestor.ingest(event)
         } catch {
             metrics.record(.unavailable, since: start)

@@ -4,9 +4,9 @@ import RelayCore
 /// How a webhook request ended, as counted in `relay_webhook_requests_total{outcome}`.
 public enum WebhookOutcome: String, CaseIterable, Sendable {
     case accepted, duplicate, unauthorized, tooLarge = "too_large", unavailable
-    /// The body did not arrive within WEBHOOK_BODY_TIMEOUT_SECONDS (a drip): 408.
+    /// The body did not arrive within ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS (a drip): 408.
     case bodyTimeout = "body_timeout"
-    /// WEBHOOK_MAX_CONCURRENT_BODIES were already being read: 503.
+    /// ENTRUPY_RELAY_WEBHOOK_MAX_CONCURRENT_BODIES were already being read: 503.
     case busy
 
     /// One pre-made counter per outcome, so the hot path does no label lookups.

@@ -26,52 +26,51 @@ public struct HTTPSettings: Sendable {
     /// Where the console may load item photos from: CSP sources such as `https://*.entrupy.com`.
     public var consoleImageSources: [String]
     /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS
-    /// (also implied by an https `PUBLIC_URL`).
+    /// (also implied by an https `ENTRUPY_RELAY_PUBLIC_URL`).
     public var consoleSecureCookies: Bool
-    /// Where people and systems reach the relay (`PUBLIC_URL`); https makes console cookies
+    /// Where people and systems reach the relay (`ENTRUPY_RELAY_PUBLIC_URL`); https makes console cookies
     /// always `Secure` and every answer carry Strict-Transport-Security.
     public var publicURL: String?
     public var publicURLIsHTTPS: Bool { publicURL?.lowercased().hasPrefix("https://") == true }
 
     public static let defaultTrustedProxies = "127.0.0.1/32,::1/128"
 
-    public init(reader: EnvironmentReader) throws {
-        host = reader.string("HOST") ?? "127.0.0.1"
-        port = try reader.integer("PORT", default: 8080, range: 0...65_535)
-        metricsPort = reader.string("METRICS_PORT") == nil ? nil : try reader.integer("METRICS_PORT", default: 0, range: 0...65_535)
-        metricsHost = reader.string("METRICS_HOST") ?? "127.0.0.1"
-        idleTimeoutSeconds = try reader.integer("HTTP_IDLE_TIMEOUT_SECONDS", default: 30, range: 1...3_600)
-        maxConnections = try reader.integer("HTTP_MAX_CONNECTIONS", default: 1_024, range: 1...1_000_000)
-        trustedProxies = try reader.list(reader.string("TRUSTED_PROXIES") ?? Self.defaultTrustedProxies).map { text in
-            guard let block = CIDRBlock(text) else {
-                throw SettingsError.invalid(name: "TRUSTED_PROXIES", reason: "\"\(text)\" is not an address or CIDR block")
+    public init(reader: SettingsReader) throws {
+        host = try reader.text(Self.host) ?? "127.0.0.1"
+        port = try reader.integer(Self.port)
+        metricsPort = try reader.optionalInteger(Self.metricsPort)
+        metricsHost = try reader.text(Self.metricsHost) ?? "127.0.0.1"
+        idleTimeoutSeconds = try reader.integer(Self.idleTimeout)
+        maxConnections = try reader.integer(Self.maxConnections)
+        trustedProxies = try reader.parsed(Self.trustedProxies) { text throws(SettingProblem) in
+            try reader.list(text).map { item throws(SettingProblem) in
+                guard let block = CIDRBlock(item) else { throw SettingProblem("\"\(item.prefix(100))\" is not an address or CIDR block") }
+                return block
             }
-            return block
-        }
-        apiTokenConcurrency = try reader.integer("API_TOKEN_CONCURRENCY", default: 8, range: 1...10_000)
-        authFailureLimit = try reader.integer("AUTH_FAILURE_LIMIT", default: 10, range: 1...100_000)
-        authFailureWindowSeconds = try reader.integer("AUTH_FAILURE_WINDOW_SECONDS", default: 300, range: 1...86_400)
-        consoleSessionHours = try reader.integer("CONSOLE_SESSION_HOURS", default: 12, range: 1...720)
-        exportConcurrency = try reader.integer("EXPORT_CONCURRENCY", default: 4, range: 1...1_000)
-        sdkAuthorizePerMinute = try reader.integer("SDK_AUTHORIZE_PER_MINUTE", default: 60, range: 1...100_000)
-        consoleImageSources = try Self.imageSources(reader.string("CONSOLE_IMAGE_SOURCES"))
-        publicURL = reader.string("PUBLIC_URL")
-        if let publicURL {
-            guard let url = URL(string: publicURL), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        } ?? []
+        apiTokenConcurrency = try reader.integer(Self.apiTokenConcurrency)
+        authFailureLimit = try reader.integer(Self.authFailureLimit)
+        authFailureWindowSeconds = try reader.integer(Self.authFailureWindow)
+        consoleSessionHours = try reader.integer(Self.consoleSessionHours)
+        exportConcurrency = try reader.integer(Self.exportConcurrency)
+        sdkAuthorizePerMinute = try reader.integer(Self.sdkAuthorizePerMinute)
+        consoleImageSources = try reader.parsed(Self.consoleImageSources, Self.imageSources) ?? []
+        publicURL = try reader.parsed(Self.publicURL) { text throws(SettingProblem) in
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                   url.host?.isEmpty == false else {
-                throw SettingsError.invalid(name: "PUBLIC_URL", reason: "expected an http(s) URL such as https://relay.example.com")
+                throw SettingProblem("expected an http(s) URL such as https://relay.example.com")
             }
+            return text
         }
-        consoleSecureCookies = try reader.bool("CONSOLE_SECURE_COOKIES", default: false)
+        consoleSecureCookies = try reader.bool(Self.consoleSecureCookies)
             || publicURL?.lowercased().hasPrefix("https://") == true
     }
 
-    /// `CONSOLE_IMAGE_SOURCES`: `none`, or https origins (`https://host`, `https://*.host`, with
+    /// `console_image_sources`: `none`, or https origins (`https://host`, `https://*.host`, with
     /// an optional port), each checked so nothing else can be written into the policy.
-    static func imageSources(_ text: String?) throws -> [String] {
-        guard let text else { return ConsoleController.defaultImageSources }
+    static func imageSources(_ text: String) throws(SettingProblem) -> [String] {
         if text.lowercased() == "none" { return [] }
-        return try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { source in
+        return try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { source throws(SettingProblem) in
             let host = source.hasPrefix("https://") ? source.dropFirst(8) : ""
             let labels = host.split(separator: ":", maxSplits: 1)
             let name = labels.first.map { $0.hasPrefix("*.") ? $0.dropFirst(2) : $0 } ?? ""
@@ -79,8 +78,7 @@ public struct HTTPSettings: Sendable {
             guard !name.isEmpty, portOK, name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
                 !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
             }) else {
-                throw SettingsError.invalid(name: "CONSOLE_IMAGE_SOURCES",
-                                            reason: "expected none or https origins such as https://*.entrupy.com, got \"\(source.prefix(100))\"")
+                throw SettingProblem("expected none or https origins such as https://*.entrupy.com, got \"\(source.prefix(100))\"")
             }
             return source.lowercased()
         }

@@ -10,45 +10,45 @@ public struct ReceiverSettings: Sendable {
     public var webhookBodyTimeoutSeconds: Int
     /// Bodies read at once; over it a webhook is answered 503 with Retry-After.
     public var webhookMaxConcurrentBodies: Int
-    /// Of those, bodies one client address (behind `TRUSTED_PROXIES`) may have read at once.
+    /// Of those, bodies one client address (behind `ENTRUPY_RELAY_TRUSTED_PROXIES`) may have read at once.
     public var webhookBodiesPerClient: Int
     public var ingestWriters: Int
     public var ingestMaxBatch: Int
     public var storeTimeoutMilliseconds: Int
 
     /// - Parameter receiving: whether the process receives webhooks (then a secret is required).
-    public init(reader: EnvironmentReader, receiving: Bool) throws {
-        entrupyWebhookSecrets = try reader.list(try reader.secret("ENTRUPY_WEBHOOK_SECRETS")).map { text in
-            let secret = WebhookSecret.entrupy(text)
-            guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
-                throw SettingsError.invalid(name: "ENTRUPY_WEBHOOK_SECRETS", reason:
-                    "each secret must be at least \(WebhookSecret.minimumBytes) bytes (a short secret can be guessed); one has \(secret.keyBytes.count)")
+    public init(reader: SettingsReader, receiving: Bool) throws {
+        entrupyWebhookSecrets = try reader.parsed(Self.entrupySecrets) { text throws(SettingProblem) in
+            try reader.list(text).map { item throws(SettingProblem) in
+                let secret = WebhookSecret.entrupy(item)
+                guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
+                    throw SettingProblem("each secret must be at least \(WebhookSecret.minimumBytes) bytes (a short secret can be guessed); one has \(secret.keyBytes.count)")
+                }
+                return secret
             }
-            return secret
-        }
-        standardWebhookSecrets = try reader.list(try reader.secret("STANDARD_WEBHOOK_SECRETS")).map { text in
-            guard let secret = WebhookSecret.standardWebhooks(text) else {
-                throw SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason: "each secret must be whsec_ followed by base64")
+        } ?? []
+        standardWebhookSecrets = try reader.parsed(Self.standardSecrets) { text throws(SettingProblem) in
+            try reader.list(text).map { item throws(SettingProblem) in
+                guard let secret = WebhookSecret.standardWebhooks(item) else { throw SettingProblem("each secret must be whsec_ followed by base64") }
+                guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
+                    throw SettingProblem("each secret must decode to at least \(WebhookSecret.minimumBytes) bytes; one decodes to \(secret.keyBytes.count)")
+                }
+                return secret
             }
-            guard secret.keyBytes.count >= WebhookSecret.minimumBytes else {
-                throw SettingsError.invalid(name: "STANDARD_WEBHOOK_SECRETS", reason:
-                    "each secret must decode to at least \(WebhookSecret.minimumBytes) bytes; one decodes to \(secret.keyBytes.count)")
-            }
-            return secret
-        }
+        } ?? []
         if receiving, entrupyWebhookSecrets.isEmpty, standardWebhookSecrets.isEmpty {
             throw SettingsError.missing(
-                name: "ENTRUPY_WEBHOOK_SECRETS",
-                hint: "set the webhook subscription secret (comma-separate several to rotate), or STANDARD_WEBHOOK_SECRETS"
+                name: Self.entrupySecrets.setting.environmentName,
+                hint: "set the webhook subscription secret (comma-separate several to rotate), or \(Self.standardSecrets.setting.environmentName)"
             )
         }
-        standardWebhookToleranceSeconds = try reader.integer("STANDARD_WEBHOOK_TOLERANCE_SECONDS", default: 300, range: 1...86_400)
-        webhookMaxBodyBytes = try reader.integer("WEBHOOK_MAX_BODY_BYTES", default: 1 << 20, range: 1...(64 << 20))
-        webhookBodyTimeoutSeconds = try reader.integer("WEBHOOK_BODY_TIMEOUT_SECONDS", default: 10, range: 1...300)
-        webhookMaxConcurrentBodies = try reader.integer("WEBHOOK_MAX_CONCURRENT_BODIES", default: 256, range: 1...100_000)
-        webhookBodiesPerClient = try reader.integer("WEBHOOK_BODIES_PER_CLIENT", default: 64, range: 1...100_000)
-        ingestWriters = try reader.integer("INGEST_WRITERS", default: 2, range: 1...64)
-        ingestMaxBatch = try reader.integer("INGEST_MAX_BATCH", default: 128, range: 1...1_000)
-        storeTimeoutMilliseconds = try reader.integer("WEBHOOK_STORE_TIMEOUT_MS", default: 5_000, range: 100...120_000)
+        standardWebhookToleranceSeconds = try reader.integer(Self.standardTolerance)
+        webhookMaxBodyBytes = try reader.integer(Self.maxBodyBytes)
+        webhookBodyTimeoutSeconds = try reader.integer(Self.bodyTimeout)
+        webhookMaxConcurrentBodies = try reader.integer(Self.maxConcurrentBodies)
+        webhookBodiesPerClient = try reader.integer(Self.bodiesPerClient)
+        ingestWriters = try reader.integer(Self.ingestWriters)
+        ingestMaxBatch = try reader.integer(Self.ingestMaxBatch)
+        storeTimeoutMilliseconds = try reader.integer(Self.storeTimeout)
     }
 }

@@ -3,7 +3,7 @@ import RelayCore
 /// Why a callback could not be sent at all (as opposed to an unhappy status code).
 public enum CallbackError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)
-    /// The target resolves into a range callbacks may not reach (unless ALLOW_PRIVATE_CALLBACKS).
+    /// The target resolves into a range callbacks may not reach (unless ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS).
     case refusedAddress(host: String, address: String, scope: String)
     case unresolvable(host: String, reason: String)
     case timeout(seconds: Int)
@@ -21,7 +21,7 @@ public enum CallbackError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url): "not an http(s) URL: \(MaskedURL.mask(url))"
         case .refusedAddress(let host, let address, let scope):
-            "refused: \(host) resolves to \(address), a \(scope) address (set ALLOW_PRIVATE_CALLBACKS=true to allow)"
+            "refused: \(host) resolves to \(address), a \(scope) address (set ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS=true to allow)"
         case .unresolvable(let host, let reason): "cannot resolve \(host): \(reason)"
         case .timeout(let seconds): "no response within \(seconds) s"
         case .transport(let reason): "request failed: \(reason)"

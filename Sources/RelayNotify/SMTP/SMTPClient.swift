@@ -121,7 +121,7 @@ public struct SMTPClient: Sendable {
         var capabilities = try await hello(session)
         if configuration.tls == .starttls {
             guard capabilities.contains(where: { $0 == "STARTTLS" }) else {
-                throw SMTPError.unsupported("the server does not offer STARTTLS (set tls=none in SMTP_URL to send in clear)")
+                throw SMTPError.unsupported("the server does not offer STARTTLS (set tls=none in ENTRUPY_RELAY_SMTP_URL to send in clear)")
             }
             try await session.expect("STARTTLS", [220])
             try await startTLS(on: session)
@@ -223,7 +223,7 @@ public struct SMTPClient: Sendable {
             try await session.expect(Base64Bytes.encode(Array(username.utf8)), [334], shown: "AUTH LOGIN (user name)")
             try await session.expect(Base64Bytes.encode(Array(password.utf8)), [235], shown: "AUTH LOGIN (password)")
         } else if mechanisms.isEmpty {
-            throw SMTPError.unsupported("the server offers no AUTH, but SMTP_URL has credentials")
+            throw SMTPError.unsupported("the server offers no AUTH, but ENTRUPY_RELAY_SMTP_URL has credentials")
         } else {
             throw SMTPError.unsupported("the server offers AUTH \(mechanisms.joined(separator: " ")); this client speaks PLAIN and LOGIN")
         }

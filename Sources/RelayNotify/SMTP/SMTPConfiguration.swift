@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where and how to send email, from `SMTP_URL` (`smtp://user:pass@host:587?tls=starttls`)
-/// and `SMTP_FROM`. The password is kept out of `description`.
+/// Where and how to send email, from `ENTRUPY_RELAY_SMTP_URL` (`smtp://user:pass@host:587?tls=starttls`)
+/// and `ENTRUPY_RELAY_SMTP_FROM`. The password is kept out of `description`.
 public struct SMTPConfiguration: Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -45,7 +45,7 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         self.password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
         if username != nil, password == nil { throw Invalid(input: .url, description: "a user needs a password (smtp://user:password@host)") }
         guard let address = Self.address(in: from) else {
-            throw Invalid(input: .from, description: "SMTP_FROM must be an address like relay@example.com or \"Relay <relay@example.com>\"")
+            throw Invalid(input: .from, description: "ENTRUPY_RELAY_SMTP_FROM must be an address like relay@example.com or \"Relay <relay@example.com>\"")
         }
         self.from = from.trimmingCharacters(in: .whitespaces)
         self.envelopeFrom = address

@@ -16,25 +16,25 @@ public struct NotifySettings: Sendable {
     public var callbackTimeoutSeconds: Int
     public var allowPrivateCallbacks: Bool
 
-    public init(reader: EnvironmentReader) throws {
-        rulesFile = reader.string("RULES_FILE")
-        let scheduleText = reader.string("DELIVERY_RETRY_SCHEDULE") ?? RetrySchedule.defaultText
-        guard let schedule = RetrySchedule(parsing: scheduleText), schedule.delays.count <= 100 else {
-            throw SettingsError.invalid(name: "DELIVERY_RETRY_SCHEDULE",
-                                        reason: "expected comma-separated waits with units (ms, s, m, h, d), e.g. \(RetrySchedule.defaultText)")
-        }
-        retrySchedule = schedule
-        targetConcurrency = try reader.integer("DELIVERY_TARGET_CONCURRENCY", default: 4, range: 1...1_000)
-        smtpURL = try reader.secret("SMTP_URL")
-        smtpPassword = try reader.secret("SMTP_PASSWORD")
-        smtpFrom = reader.string("SMTP_FROM")
+    public init(reader: SettingsReader) throws {
+        rulesFile = try reader.text(Self.rulesFile)
+        retrySchedule = try reader.parsed(Self.retrySchedule) { text throws(SettingProblem) in
+            guard let schedule = RetrySchedule(parsing: text), schedule.delays.count <= 100 else {
+                throw SettingProblem("expected comma-separated waits with units (ms, s, m, h, d), e.g. \(RetrySchedule.defaultText)")
+            }
+            return schedule
+        } ?? .standard
+        targetConcurrency = try reader.integer(Self.targetConcurrency)
+        smtpURL = try reader.text(Self.smtpURL)
+        smtpPassword = try reader.text(Self.smtpPassword)
+        smtpFrom = try reader.text(Self.smtpFrom)
         if smtpURL != nil, smtpFrom == nil {
-            throw SettingsError.missing(name: "SMTP_FROM", hint: "set the sender address, e.g. relay@example.com, to send email")
+            throw SettingsError.missing(name: Self.smtpFrom.setting.environmentName, hint: "set the sender address, e.g. relay@example.com, to send email")
         }
-        smtpCAFile = reader.string("SMTP_CA_FILE")
-        smtpHeloName = reader.string("SMTP_HELO_NAME")
-        smtpTimeoutSeconds = try reader.integer("SMTP_TIMEOUT_SECONDS", default: 30, range: 1...600)
-        callbackTimeoutSeconds = try reader.integer("CALLBACK_TIMEOUT_SECONDS", default: 10, range: 1...300)
-        allowPrivateCallbacks = try reader.bool("ALLOW_PRIVATE_CALLBACKS", default: false)
+        smtpCAFile = try reader.text(Self.smtpCAFile)
+        smtpHeloName = try reader.text(Self.smtpHeloName)
+        smtpTimeoutSeconds = try reader.integer(Self.smtpTimeout)
+        callbackTimeoutSeconds = try reader.integer(Self.callbackTimeout)
+        allowPrivateCallbacks = try reader.bool(Self.allowPrivateCallbacks)
     }
 }

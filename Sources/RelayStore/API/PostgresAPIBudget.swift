@@ -13,7 +13,7 @@ public import RelayRuntime
 /// reconciles get them first.
 public struct PostgresAPIBudget: EntrupyAPIBudget {
     let client: PostgresClient
-    /// Requests allowed in any one second (`ENTRUPY_API_RATE`).
+    /// Requests allowed in any one second (`ENTRUPY_RELAY_ENTRUPY_API_RATE`).
     let limit: Int
     let name: String
     let logger: Logger

@@ -13,14 +13,14 @@ public struct MigrationCatalog: Sendable {
         self.directory = directory
     }
 
-    /// The migrations compiled into this binary: what `migrate` applies unless MIGRATIONS_DIR
+    /// The migrations compiled into this binary: what `migrate` applies unless ENTRUPY_RELAY_MIGRATIONS_DIR
     /// names a folder. Nothing is read from the file system, so SQL that someone placed near
     /// where an operator runs the command can never be applied.
     public static func embedded() throws -> MigrationCatalog {
         try catalog(embeddedMigrations.map { ($0.file, String(decoding: $0.sql, as: UTF8.self)) }, directory: "(compiled in)")
     }
 
-    /// Loads every `.sql` file of `directory` (MIGRATIONS_DIR). Other files are ignored; a
+    /// Loads every `.sql` file of `directory` (ENTRUPY_RELAY_MIGRATIONS_DIR). Other files are ignored; a
     /// `.sql` file with a bad name or a repeated version is an error, so a typo cannot
     /// silently skip a migration.
     public static func load(directory: String) throws -> MigrationCatalog {
@@ -45,7 +45,7 @@ public struct MigrationCatalog: Sendable {
         return MigrationCatalog(migrations: migrations, directory: directory)
     }
 
-    /// The configured folder's migrations when MIGRATIONS_DIR is set, else the compiled-in ones.
+    /// The configured folder's migrations when ENTRUPY_RELAY_MIGRATIONS_DIR is set, else the compiled-in ones.
     public static func forSettings(directory: String?) throws -> MigrationCatalog {
         if let directory { return try load(directory: directory) }
         return try embedded()

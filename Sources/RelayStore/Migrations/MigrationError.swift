@@ -11,7 +11,7 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .directoryNotFound(let searched):
-            "cannot read the migrations directory \(searched.joined(separator: ", ")) (MIGRATIONS_DIR)"
+            "cannot read the migrations directory \(searched.joined(separator: ", ")) (ENTRUPY_RELAY_MIGRATIONS_DIR)"
         case .badFileName(let name):
             "migration file \(name) is not named NNNN_name.sql"
         case .duplicateVersion(let version):

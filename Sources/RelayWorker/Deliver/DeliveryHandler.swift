@@ -49,7 +49,7 @@ public struct DeliveryHandler: JobHandler {
         switch delivery.channel {
         case .email:
             report = await email?.deliver(delivery)
-                ?? AttemptReport(result: .transient, error: "SMTP_URL and SMTP_FROM are not set: email cannot be sent")
+                ?? AttemptReport(result: .transient, error: "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent")
         case .webhook:
             report = await callbacks.deliver(delivery)
         }

@@ -28,7 +28,7 @@ public struct SyncService: Service {
     let store: PostgresSyncStore
     let interval: Duration
     let lookback: Duration
-    /// The sync's share of the API budget (`ENTRUPY_API_RATE` × `SYNC_BUDGET_SHARE`), taken on top of the client's own.
+    /// The sync's share of the API budget (`ENTRUPY_RELAY_ENTRUPY_API_RATE` × `ENTRUPY_RELAY_SYNC_BUDGET_SHARE`), taken on top of the client's own.
     let budget: RateBudget
     let logger: Logger
 

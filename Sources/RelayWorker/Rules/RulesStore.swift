@@ -3,7 +3,7 @@ import Logging
 public import RelayRules
 import Synchronization
 
-/// The rules in force. Loaded from `RULES_FILE` at start-up (an invalid file stops the start);
+/// The rules in force. Loaded from `ENTRUPY_RELAY_RULES_FILE` at start-up (an invalid file stops the start);
 /// `reload()` swaps in a new file only when it is valid, so a mistake on SIGHUP keeps the old rules.
 public final class RulesStore: Sendable {
     public let path: String?

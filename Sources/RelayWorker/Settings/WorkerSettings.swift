@@ -26,22 +26,22 @@ public struct WorkerSettings: Sendable {
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
 
-    public init(reader: EnvironmentReader) throws {
-        concurrency = try reader.integer("WORKER_CONCURRENCY", default: 16, range: 1...1_000)
-        jobLeaseSeconds = try reader.integer("JOB_LEASE_SECONDS", default: 30, range: 1...3_600)
-        jobPollMilliseconds = try reader.integer("JOB_POLL_MS", default: 1_000, range: 10...60_000)
-        jobBackoffBaseMilliseconds = try reader.integer("JOB_BACKOFF_BASE_MS", default: 1_000, range: 1...3_600_000)
-        jobMaxCrashes = try reader.integer("JOB_MAX_CRASHES", default: 3, range: 1...100)
-        jobTimeoutSeconds = try reader.integer("JOB_TIMEOUT_SECONDS", default: 120, range: 1...86_400)
-        jobShutdownDrainSeconds = try reader.integer("JOB_SHUTDOWN_DRAIN_SECONDS", default: 5, range: 0...600)
-        reconcileMaxAttempts = try reader.integer("RECONCILE_MAX_ATTEMPTS", default: 25, range: 1...1_000)
-        notFoundWindowSeconds = try reader.integer("NOT_FOUND_WINDOW_SECONDS", default: 1800, range: 0...604_800)
-        sweepIntervalSeconds = try reader.integer("SWEEP_INTERVAL_SECONDS", default: 60, range: 1...86_400)
-        sweepAgeSeconds = try reader.integer("SWEEP_AGE_SECONDS", default: 300, range: 0...2_592_000)
-        syncIntervalSeconds = try reader.integer("SYNC_INTERVAL_SECONDS", default: 900, range: 0...604_800)
-        syncLookbackDays = try reader.integer("SYNC_LOOKBACK_DAYS", default: 90, range: 1...3_650)
-        syncBudgetShare = try reader.decimal("SYNC_BUDGET_SHARE", default: 0.3, range: 0.01...1)
-        pruneCompletedHours = try reader.integer("JOBS_PRUNE_COMPLETED_HOURS", default: 24, range: 1...87_600)
-        pruneDeadDays = try reader.integer("JOBS_PRUNE_DEAD_DAYS", default: 30, range: 1...3_650)
+    public init(reader: SettingsReader) throws {
+        concurrency = try reader.integer(Self.concurrency)
+        jobLeaseSeconds = try reader.integer(Self.jobLease)
+        jobPollMilliseconds = try reader.integer(Self.jobPoll)
+        jobBackoffBaseMilliseconds = try reader.integer(Self.jobBackoffBase)
+        jobMaxCrashes = try reader.integer(Self.jobMaxCrashes)
+        jobTimeoutSeconds = try reader.integer(Self.jobTimeout)
+        jobShutdownDrainSeconds = try reader.integer(Self.jobShutdownDrain)
+        reconcileMaxAttempts = try reader.integer(Self.reconcileMaxAttempts)
+        notFoundWindowSeconds = try reader.integer(Self.notFoundWindow)
+        sweepIntervalSeconds = try reader.integer(Self.sweepInterval)
+        sweepAgeSeconds = try reader.integer(Self.sweepAge)
+        syncIntervalSeconds = try reader.integer(Self.syncInterval)
+        syncLookbackDays = try reader.integer(Self.syncLookback)
+        syncBudgetShare = try reader.decimal(Self.syncBudgetShare)
+        pruneCompletedHours = try reader.integer(Self.pruneCompleted)
+        pruneDeadDays = try reader.integer(Self.pruneDead)
     }
 }

@@ -15,7 +15,7 @@ struct ExportSlotTests {
             // About 24 MB of CSV: far more than the kernel buffers between the two ends, so a
             // reader that stops reading leaves the relay with most of it still to write.
             try await APIAccess.seedItems(db, count: 200_000)
-            let env = ["API_TOKEN_CONCURRENCY": "1", "EXPORT_CONCURRENCY": "1"]
+            let env = ["ENTRUPY_RELAY_API_TOKEN_CONCURRENCY": "1", "ENTRUPY_RELAY_EXPORT_CONCURRENCY": "1"]
             try await TestRelay.with(database: db, env: env, worker: false) { relay async throws in
                 let exporter = try await APIAccess.token(db, role: .consumer)
                 let other = try await APIAccess.token(db, role: .consumer)

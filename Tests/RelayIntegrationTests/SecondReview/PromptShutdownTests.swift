@@ -5,7 +5,7 @@ import Testing
 /// Issue 27, "also": after PostgreSQL was restarted under load, with reconciles waiting on an
 /// Entrupy that did not answer, `serve` took 31.5 s to end after SIGTERM (its watchdog ended it,
 /// and a supervisor's 15 s stop timeout would have killed it first). In-flight jobs now get
-/// JOB_SHUTDOWN_DRAIN_SECONDS to finish, then are cancelled and put back without spending an
+/// ENTRUPY_RELAY_JOB_SHUTDOWN_DRAIN_SECONDS to finish, then are cancelled and put back without spending an
 /// attempt, so SIGTERM ends the process in seconds with exit 0 whatever Entrupy does.
 @Suite("SIGTERM ends serve promptly", .timeLimit(.minutes(3)))
 struct PromptShutdownTests {
@@ -24,10 +24,10 @@ struct PromptShutdownTests {
             let database = try DatabaseURL(parsing: url)
             // Entrupy accepts the connection and never answers; a lookup would wait two minutes for it.
             let env = CommandLineTests.environment(nil, [
-                "DATABASE_URL": url, "ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
-                "ENTRUPY_API_URL": peer.url("/silent"), "ENTRUPY_API_TOKEN": "t", "ENTRUPY_API_TIMEOUT_SECONDS": "120",
-                "ENTRUPY_API_RATE": "1000", "JOB_TIMEOUT_SECONDS": "300", "JOB_POLL_MS": "100", "WORKER_CONCURRENCY": "16",
-                "SYNC_INTERVAL_SECONDS": "0", "JOB_SHUTDOWN_DRAIN_SECONDS": "3",
+                "DATABASE_URL": url, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": peer.url("/silent"), "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "t", "ENTRUPY_RELAY_ENTRUPY_API_TIMEOUT_SECONDS": "120",
+                "ENTRUPY_RELAY_ENTRUPY_API_RATE": "1000", "ENTRUPY_RELAY_JOB_TIMEOUT_SECONDS": "300", "ENTRUPY_RELAY_JOB_POLL_MS": "100", "ENTRUPY_RELAY_WORKER_CONCURRENCY": "16",
+                "ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "0", "ENTRUPY_RELAY_JOB_SHUTDOWN_DRAIN_SECONDS": "3",
             ])
             #expect(try await CommandLineTests.run(["migrate"], env: env).status == 0)
             let port = try await freePort()

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 27, 1: unauthenticated clients dripping bodies could hold every body slot, so a real,
 /// signed webhook got 503. Now a request without a signature header never takes a slot, and
-/// one client address takes at most WEBHOOK_BODIES_PER_CLIENT of them.
+/// one client address takes at most ENTRUPY_RELAY_WEBHOOK_BODIES_PER_CLIENT of them.
 @Suite("The receiver cannot be starved", .timeLimit(.minutes(3)))
 struct ReceiverStarvationTests {
     static func dripHead(signed: Bool) -> String {
@@ -11,8 +11,8 @@ struct ReceiverStarvationTests {
             + (signed ? "Entrupy-Signature: sha256=0000\r\n" : "") + "\r\n"
     }
 
-    static let env = ["WEBHOOK_MAX_CONCURRENT_BODIES": "8", "WEBHOOK_BODIES_PER_CLIENT": "4", "WEBHOOK_BODY_TIMEOUT_SECONDS": "20",
-                      "HTTP_IDLE_TIMEOUT_SECONDS": "30"]
+    static let env = ["ENTRUPY_RELAY_WEBHOOK_MAX_CONCURRENT_BODIES": "8", "ENTRUPY_RELAY_WEBHOOK_BODIES_PER_CLIENT": "4", "ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS": "20",
+                      "ENTRUPY_RELAY_HTTP_IDLE_TIMEOUT_SECONDS": "30"]
 
     /// Starts `count` drips, waits until they are being read, runs `body`, then ends the drips.
     static func whileDripping(_ relay: TestRelay, count: Int, signed: Bool,

@@ -29,7 +29,7 @@ struct SDKAuthorizeHostileTests {
     @Test func entrupysErrorTextStaysInTheLog() async throws {
         try await HostileHTTPPeer.with { peer async throws in
             try await TestDatabase.with { db async throws in
-                let env = ["ENTRUPY_API_URL": peer.url("/refuse"), "ENTRUPY_API_TOKEN": "t"]
+                let env = ["ENTRUPY_RELAY_ENTRUPY_API_URL": peer.url("/refuse"), "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "t"]
                 try await TestRelay.with(database: db, env: env, worker: false) { relay async throws in
                     let consumer = try await APIAccess.token(db, role: .consumer)
                     let answer = try await relay.post("/v1/sdk/authorize", token: consumer, json: """

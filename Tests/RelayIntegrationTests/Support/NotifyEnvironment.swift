@@ -12,11 +12,11 @@ enum NotifyEnvironment {
         let path = folder.appendingPathComponent("rules.yaml").path
         try rules.write(toFile: path, atomically: true, encoding: .utf8)
         var env = [
-            "RULES_FILE": path, "DELIVERY_RETRY_SCHEDULE": schedule, "ALLOW_PRIVATE_CALLBACKS": "true",
-            "CALLBACK_SECRET": TestCallbackServer.secret, "SMTP_FROM": "Entrupy Relay <relay@example.com>",
-            "SMTP_TIMEOUT_SECONDS": "5",
+            "ENTRUPY_RELAY_RULES_FILE": path, "ENTRUPY_RELAY_DELIVERY_RETRY_SCHEDULE": schedule, "ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS": "true",
+            "CALLBACK_SECRET": TestCallbackServer.secret, "ENTRUPY_RELAY_SMTP_FROM": "Entrupy Relay <relay@example.com>",
+            "ENTRUPY_RELAY_SMTP_TIMEOUT_SECONDS": "5",
         ]
-        if let smtpPort { env["SMTP_URL"] = "smtp://127.0.0.1:\(smtpPort)?tls=none" }
+        if let smtpPort { env["ENTRUPY_RELAY_SMTP_URL"] = "smtp://127.0.0.1:\(smtpPort)?tls=none" }
         env.merge(extra) { _, new in new }
         return env
     }

@@ -9,9 +9,9 @@ struct ReconcileStack: Sendable {
     let relay: TestRelay
 
     static let fastEnv = [
-        "JOB_POLL_MS": "100", "JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_API_RATE": "1000",
+        "ENTRUPY_RELAY_JOB_POLL_MS": "100", "ENTRUPY_RELAY_JOB_BACKOFF_BASE_MS": "100", "ENTRUPY_RELAY_ENTRUPY_API_RATE": "1000",
         // Tests that want the sync by search turn it on; elsewhere a pass at start-up would race the test.
-        "SYNC_INTERVAL_SECONDS": "0",
+        "ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "0",
     ]
 
     static func with<T: Sendable>(env: [String: String] = [:], simulatorRate: Double = 0, worker: Bool = true,

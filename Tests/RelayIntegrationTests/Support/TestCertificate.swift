@@ -1,7 +1,7 @@
 import Foundation
 
 /// A self-signed certificate for `localhost` and 127.0.0.1, made once per test run with
-/// openssl; the relay trusts it through SMTP_CA_FILE.
+/// openssl; the relay trusts it through ENTRUPY_RELAY_SMTP_CA_FILE.
 enum TestCertificate {
     struct Files: Sendable {
         let certificate: String

@@ -27,21 +27,23 @@ struct TestRelay {
 
     static func settings(_ database: DatabaseURL, extra: [String: String] = [:]) throws -> RelaySettings {
         var env = [
-            "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_WEBHOOK_SECRETS": "old-secret-0123456789," + WebhookFixture.secret,
-            "STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "PORT": "0",
-            "ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_API_TOKEN": "unused",
+            "DATABASE_URL": "postgres://x@y/z", "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": "old-secret-0123456789," + WebhookFixture.secret,
+            "ENTRUPY_RELAY_STANDARD_WEBHOOK_SECRETS": WebhookFixture.standardSecret, "ENTRUPY_RELAY_PORT": "0",
+            "ENTRUPY_RELAY_ENTRUPY_API_URL": "http://127.0.0.1:9", "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": "unused",
             // Dozens of relays share one PostgreSQL during the suite: keep each to the pool it had
-            // before the default grew with WORKER_CONCURRENCY.
-            "DATABASE_POOL_SIZE": "16",
+            // before the default grew with ENTRUPY_RELAY_WORKER_CONCURRENCY.
+            "ENTRUPY_RELAY_DATABASE_POOL_SIZE": "16",
             // ... and to two warmed at start, so the warm-up is exercised without opening 16 each.
-            "DATABASE_POOL_WARM_SIZE": "2",
+            "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": "2",
             // A store is answered 503 after this; on a loaded 2-core CI box with the whole suite
             // running, 5 s was missed now and then by tests whose point is not speed. Tests of the
             // deadline itself set their own.
-            "WEBHOOK_STORE_TIMEOUT_MS": "15000",
+            "ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "15000",
         ]
         env.merge(extra) { _, new in new }
-        var settings = try RelaySettings(reader: EnvironmentReader.process(env), receiving: true, reconciling: true)
+        let sources = try SettingsSources.process(env)
+        try sources.checkNames(RelaySettings.catalog)
+        var settings = try RelaySettings(reader: sources.reader(), receiving: true, reconciling: true)
         settings.database.url = database
         return settings
     }
@@ -68,14 +70,14 @@ struct TestRelay {
         _ body: @escaping @Sendable (TestRelay) async throws -> T
     ) async throws -> T {
         var env = env
-        env["PORT"] = String(port)
+        env["ENTRUPY_RELAY_PORT"] = String(port)
         if let simulator {
-            env["ENTRUPY_API_URL"] = env["ENTRUPY_API_URL"] ?? simulator.baseURL
-            env["ENTRUPY_API_TOKEN"] = env["ENTRUPY_API_TOKEN"] ?? TestSimulator.token
+            env["ENTRUPY_RELAY_ENTRUPY_API_URL"] = env["ENTRUPY_RELAY_ENTRUPY_API_URL"] ?? simulator.baseURL
+            env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] = env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] ?? TestSimulator.token
         }
-        env["ENTRUPY_API_URL"] = env["ENTRUPY_API_URL"] ?? "http://127.0.0.1:9"
-        env["ENTRUPY_API_TOKEN"] = env["ENTRUPY_API_TOKEN"] ?? "unused"
-        env["JOB_POLL_MS"] = env["JOB_POLL_MS"] ?? "200"
+        env["ENTRUPY_RELAY_ENTRUPY_API_URL"] = env["ENTRUPY_RELAY_ENTRUPY_API_URL"] ?? "http://127.0.0.1:9"
+        env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] = env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] ?? "unused"
+        env["ENTRUPY_RELAY_JOB_POLL_MS"] = env["ENTRUPY_RELAY_JOB_POLL_MS"] ?? "200"
         var settings = try settings(database, extra: env)
         customise(&settings)
         let logger = TestDatabase.logger

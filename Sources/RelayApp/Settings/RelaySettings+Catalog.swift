@@ -1,0 +1,30 @@
+public import EntrupyAPI
+public import RelayCore
+public import RelayDatabase
+public import RelayHTTP
+public import RelayNotify
+public import RelayWorker
+
+/// The process's own settings, and the catalog of every setting the relay reads: what
+/// `config reference` prints, the README's table, and what a misspelt name is checked against.
+extension RelaySettings {
+    public static let logLevel = TextSetting("log_level", takes: LogLevelName.allCases.map(\.rawValue).joined(separator: ", "), default: "info",
+        "the least severe log line written")
+    public static let logFormat = TextSetting("log_format", takes: LogFormat.allCases.map(\.rawValue).joined(separator: ", "), default: LogFormat.json.rawValue,
+        "`json` (one object per line) or `text`")
+    public static let shutdownGrace = IntegerSetting("shutdown_grace_seconds", default: 25, range: 1...3_600,
+        "SIGTERM: stop accepting and claiming, finish what can finish within this; then what is left is cancelled")
+
+    /// Every setting, grouped as the reference shows them.
+    public static let catalogGroups: [(title: String, settings: [Setting])] = [
+        ("Database", DatabaseSettings.catalog),
+        ("Receiving webhooks", ReceiverSettings.catalog),
+        ("Entrupy's API", EntrupyAPISettings.catalog),
+        ("HTTP, the API and the console", HTTPSettings.catalog),
+        ("The worker", WorkerSettings.catalog),
+        ("Notifications", NotifySettings.catalog),
+        ("The process", [logLevel.setting, logFormat.setting, shutdownGrace.setting]),
+    ]
+
+    public static var catalog: [Setting] { catalogGroups.flatMap(\.settings) }
+}
