@@ -86,4 +86,28 @@ struct ConfigCommandTests {
             #expect(!bad.stdout.contains("not-the-token"))
         } }
     }
+
+    /// --connect greets the mail server, secures the session and signs in as a message would,
+    /// and sends nothing; a wrong password is the server's refusal, said as it said it.
+    @Test func connectSignsInToTheMailServerAndSendsNothing() async throws {
+        let certificate = try await TestCertificate.make()
+        try await TestSMTPServer.with(tls: .starttls, auth: true, certificate: certificate) { server async throws in
+            let password = TestSMTPServer.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            var env = CommandLineTests.environment(nil, [
+                "DATABASE_URL": "postgres://a@b/c?sslmode=disable",
+                "ENTRUPY_RELAY_SMTP_URL": "smtp://\(TestSMTPServer.user):\(password)@localhost:\(server.port)?tls=starttls",
+                "ENTRUPY_RELAY_SMTP_FROM": "relay@example.com", "ENTRUPY_RELAY_SMTP_CA_FILE": certificate.certificate,
+            ])
+            // Only the mail server's line matters here: the database at b is not reached.
+            let good = try await CommandLineTests.run(["config", "check", "--connect", "--for", "tool"], env: env)
+            #expect(good.stdout.contains("ok      smtp      localhost:\(server.port): greeted, TLS verified, signed in"), "\(good.stdout)")
+            env["ENTRUPY_RELAY_SMTP_PASSWORD"] = "not-the-password"
+            let refused = try await CommandLineTests.run(["config", "check", "--connect", "--for", "tool"], env: env)
+            #expect(refused.status == 1)
+            #expect(refused.stdout.contains("FAILED  smtp      localhost:\(server.port): "), "\(refused.stdout)")
+            #expect(refused.stdout.contains("535"), "\(refused.stdout)")
+            #expect(!refused.stdout.contains("not-the-password") && !refused.stdout.contains(password))
+            #expect(try server.messages().isEmpty)
+        }
+    }
 }
