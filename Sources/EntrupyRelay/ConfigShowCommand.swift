@@ -19,14 +19,23 @@ struct ConfigShowCommand: ParsableCommand {
             CommandEnvironment.fail("\(error)")
         }
         let reader = sources.reader()
-        var rows: [(String, String, String)] = []
         var problems: [String] = []
+        // Defaults that follow other settings, as this process would compute them; a setting
+        // that would stop start-up is a problem to show (those only `serve` needs: config check).
+        var computed: [String: String] = [:]
+        do {
+            let settings = try RelaySettings(reader: reader, receiving: false)
+            computed = ["database_pool_size": "\(settings.database.poolSize)", "database_pool_warm_size": "\(settings.database.poolWarmSize)"]
+        } catch {
+            problems.append("\(error)")
+        }
+        var rows: [(String, String, String)] = []
         for setting in RelaySettings.catalog {
             do {
                 if let found = try reader.value(setting) {
                     rows.append((setting.environmentName, Self.shown(found.text, of: setting), found.origin))
                 } else {
-                    rows.append((setting.environmentName, setting.defaultText, "default"))
+                    rows.append((setting.environmentName, computed[setting.key] ?? setting.defaultText, "default"))
                 }
             } catch {
                 rows.append((setting.environmentName, "?", "unreadable"))

@@ -38,7 +38,7 @@ struct ConfigCommandTests {
             "DATABASE_URL": "postgres://relay:db-password-9c1e@db.example:5432/relay",
             "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": Self.secret,
             "ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE": tokenFile.path,
-            "ENTRUPY_RELAY_SMTP_URL": "smtp://mailer:smtp-password-77aa@mail.example:587",
+            "ENTRUPY_RELAY_SMTP_URL": "smtp://mailer:smtp-password-77aa@mail.example:587", "ENTRUPY_RELAY_SMTP_FROM": "relay@example.com",
             "ENTRUPY_RELAY_PORT": "9000", "PORT": "1234",
         ])
         let show = try await CommandLineTests.run(["config", "show"], env: env)
@@ -49,11 +49,18 @@ struct ConfigCommandTests {
         let lines = show.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines.contains("ENTRUPY_RELAY_PORT 9000 ENTRUPY_RELAY_PORT"))
         #expect(lines.contains("ENTRUPY_RELAY_HOST 127.0.0.1 default"))
+        #expect(lines.contains("ENTRUPY_RELAY_DATABASE_POOL_SIZE 20 default"), "worker_concurrency 16 + 4")
         #expect(lines.contains("ENTRUPY_RELAY_DATABASE_URL postgres://relay:***@db.example:5432/relay?sslmode=verify-full DATABASE_URL"))
         #expect(lines.contains("ENTRUPY_RELAY_ENTRUPY_API_TOKEN (secret, set) ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE"))
         #expect(lines.contains("ENTRUPY_RELAY_SMTP_URL (secret, set) ENTRUPY_RELAY_SMTP_URL"))
         #expect(lines.contains("warning: PORT is set but read no more (since 0.1.0); the relay reads ENTRUPY_RELAY_PORT"))
         #expect(lines.count == RelaySettings.catalog.count + 1)
+        // What would stop start-up is shown as a problem, and the exit says so.
+        var incomplete = env
+        incomplete["ENTRUPY_RELAY_SMTP_FROM"] = nil
+        let problem = try await CommandLineTests.run(["config", "show"], env: incomplete)
+        #expect(problem.status == 1)
+        #expect(problem.stdout.hasSuffix("problem: ENTRUPY_RELAY_SMTP_FROM is required: set the sender address, e.g. relay@example.com, to send email\n"))
     }
 
     @Test func referenceIsTheCatalog() async throws {
