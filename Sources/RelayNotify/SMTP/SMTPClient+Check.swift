@@ -2,13 +2,6 @@ extension SMTPClient {
     /// Connects, greets, secures and authenticates as a message would, then says QUIT without
     /// sending anything (`config check --connect`). Throws what the server or TLS refused.
     public func check() async throws {
-        let session = try await connect()
-        do {
-            try await handshake(session)
-        } catch {
-            await quit(session)
-            throw error
-        }
-        await quit(session)
+        await quit(try await openSession())
     }
 }

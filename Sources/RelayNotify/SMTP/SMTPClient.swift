@@ -50,17 +50,23 @@ public struct SMTPClient: Sendable {
                 continue
             }
         }
-        let session = try await connect()
-        do {
-            try await handshake(session)
-        } catch {
-            await quit(session)
-            throw error
-        }
+        let session = try await openSession()
         do {
             return try await deliver(on: session, from: sender, to: recipients, data: data)
         } catch let stale as StaleConnection {
             throw stale.error
+        }
+    }
+
+    /// A new connection, greeted, secured and signed in; closed again when any of that fails.
+    func openSession() async throws -> SMTPSession {
+        let session = try await connect()
+        do {
+            try await handshake(session)
+            return session
+        } catch {
+            await quit(session)
+            throw error
         }
     }
 
