@@ -29,7 +29,8 @@ public struct AuthorizeUserRequest: Sendable, Equatable, Codable {
         if !(8...40).contains(uniqueUserID.count) || !uniqueUserID.allSatisfy(allowed.contains) {
             return ("unique_user_id", "must be 8 to 40 characters of A-Z a-z 0-9 @ . + _ -")
         }
-        if email.isEmpty || !email.contains("@") { return ("email", "must be an email address") }
+        // Entrupy asks for no more than this of an email: its own check decides the rest (400).
+        if email.isEmpty { return ("email", "is required") }
         if email.utf8.count > 254 { return ("email", "must be at most 254 bytes of UTF-8") }
         if let firstName, firstName.utf8.count > 254 { return ("first_name", "must be at most 254 bytes of UTF-8") }
         if let lastName, lastName.utf8.count > 254 { return ("last_name", "must be at most 254 bytes of UTF-8") }

@@ -63,13 +63,19 @@ public struct EntrupyAPIClient: Sendable {
     /// (an HTTP request in flight) pass the wait on instead.
     public func rateLimitedFor() async -> Duration? { await budget.remainingPause() }
 
-    /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request.
+    /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request,
+    /// with or without the username (then the one stored stays). Entrupy's documented request
+    /// carries no `Api-Version`, so none is sent: the v1 routes' 1.4 is not this route's.
     public func authorizeUser(_ request: AuthorizeUserRequest) async throws -> AuthorizeUserResult {
         let body = try JSONValue.parse(Array(JSONEncoder().encode(request)))
         let (status, json) = try await exchange(.POST, "/v2/integrations/authorize-user", route: "authorize_user", priority: .interactive,
-                                                body: body, accept: [200, 409])
-        guard let signed = json["signed_authorization_request"]?.stringValue, let username = json["username"]?.stringValue else {
-            throw EntrupyAPIError.invalidResponse("authorize-user answer lacks signed_authorization_request or username")
+                                                body: body, accept: [200, 409], apiVersion: nil)
+        guard let signed = json["signed_authorization_request"]?.stringValue, !signed.isEmpty else {
+            throw EntrupyAPIError.invalidResponse("authorize-user answer lacks signed_authorization_request")
+        }
+        let username = json["username"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        if status == 200, username == nil {
+            throw EntrupyAPIError.invalidResponse("authorize-user answered 200 without username")
         }
         return AuthorizeUserResult(signedAuthorizationRequest: signed, username: username, conflict: status == 409)
     }
@@ -81,11 +87,12 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     private func send(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue? = nil) async throws -> JSONValue {
-        try await exchange(method, path, route: route, priority: priority, body: body, accept: [200]).1
+        try await exchange(method, path, route: route, priority: priority, body: body, accept: [200], apiVersion: configuration.apiVersion).1
     }
 
+    /// - Parameter apiVersion: the `Api-Version` header, or nil for a route that takes none.
     private func exchange(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue?,
-                          accept: Set<Int>) async throws -> (Int, JSONValue) {
+                          accept: Set<Int>, apiVersion: String?) async throws -> (Int, JSONValue) {
         do {
             try await budget.acquire(priority)
         } catch let error as CancellationError {
@@ -96,7 +103,7 @@ public struct EntrupyAPIClient: Sendable {
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Token " + configuration.token)
-        request.headers.add(name: "Api-Version", value: configuration.apiVersion)
+        if let apiVersion { request.headers.add(name: "Api-Version", value: apiVersion) }
         request.headers.add(name: "Accept-Language", value: "en")
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "entrupy-relay")

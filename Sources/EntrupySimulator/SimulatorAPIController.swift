@@ -63,8 +63,8 @@ struct SimulatorAPIController: Sendable {
             uniqueUserID: uid, user: .init(email: email, firstName: first, lastName: last)
         )
         let signed = SimSignature.hex(of: Array("\(username):\(signRequest)".utf8), key: configuration.apiToken)
-        return SimResponse.json(.object([
-            "signed_authorization_request": .string("signed." + signed), "username": .string(username),
-        ]), status: conflict ? .conflict : .ok)
+        var answer: [String: SimJSON] = ["signed_authorization_request": .string("signed." + signed), "username": .string(username)]
+        if conflict, !store.behaviour.authorizeConflictUsername { answer["username"] = nil }
+        return SimResponse.json(.object(answer), status: conflict ? .conflict : .ok)
     }
 }

@@ -26,6 +26,10 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     public var variantMix: Bool = false
 
     /// 100, 200, 400 … ms: eight attempts over about 13 s.
+    /// Whether a 409 from authorize-user names the username, as a 200 does (Entrupy documents
+    /// the signed request in a 409, not the username).
+    public var authorizeConflictUsername: Bool = true
+
     public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
@@ -45,6 +49,7 @@ public struct SimulatorBehaviour: Sendable, Equatable {
             "webhook_retry_schedule_ms": .array(webhookRetryScheduleMilliseconds.map(SimJSON.number)),
             "visibility_delay_ms": .number(visibilityDelayMilliseconds),
             "variant_mix": .bool(variantMix),
+            "authorize_conflict_username": .bool(authorizeConflictUsername),
         ]
     }
 }

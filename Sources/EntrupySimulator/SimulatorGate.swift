@@ -2,8 +2,8 @@ import Hummingbird
 import HTTPTypes
 
 /// In front of every API route, in this order: counts the request (per route, and for the peak
-/// rate), waits the injected latency, checks `Authorization: Token …` (401) and `Api-Version`
-/// (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failures:
+/// rate), waits the injected latency, checks `Authorization: Token …` (401) and, on v1 routes,
+/// `Api-Version` (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failures:
 /// `error_rate` (500) and `api_error_rate` (503 + `Retry-After: 1`).
 struct SimulatorGate: RouterMiddleware {
     let store: SimulatorStore
@@ -17,7 +17,9 @@ struct SimulatorGate: RouterMiddleware {
         guard let header = request.headers[.authorization], header.hasPrefix("Token "), String(header.dropFirst(6)) == token else {
             return SimResponse.error(.unauthorized, "Invalid token.")
         }
-        guard let apiVersion = HTTPField.Name("Api-Version"), request.headers[apiVersion] != nil else {
+        // The v1 routes want the header; Entrupy's documented v2 authorize-user request has none
+        // (its v2 reference: "most endpoints also accept" it).
+        if request.uri.path.hasPrefix("/v1/"), let apiVersion = HTTPField.Name("Api-Version"), request.headers[apiVersion] == nil {
             return SimResponse.error(.badRequest, "Api-Version header required")
         }
         guard store.admit(token: token) else {

@@ -115,6 +115,28 @@ struct QueryAPIItemTests {
             #expect(accepted.status == 200 && accepted.json?["conflict"] as? Bool == false, "\(accepted.body)")
             #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0002' AND email = 'grace@example.com' AND first_name IS NULL AND conflict = false") == 1)
 
+            // A 409 may name no username (Entrupy documents only the signed request in it): the caller still
+            // gets the signed request, with the username the relay stored, and nothing stored changes.
+            try await stack.simulator.configure(["authorize_conflict_username": .bool(false)])
+            let unnamed = try await authorize(#"{"sdk_authorization_request": "req-6", "unique_user_id": "user-0001", "email": "eve@example.com"}"#)
+            #expect(unnamed.status == 200 && unnamed.json?["conflict"] as? Bool == true, "\(unnamed.body)")
+            #expect(unnamed.json?["username"] as? String == "SimOrg-user-0001")
+            #expect((unnamed.json?["signed_authorization_request"] as? String)?.hasPrefix("signed.") == true)
+            #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0001' AND username = 'SimOrg-user-0001' AND email = 'ada@example.com' AND conflict AND authorizations = 4") == 1)
+            // A user the relay never saw: the signed request, and username null (nothing to store it under).
+            let (registered, _) = try await stack.simulator.call(.POST, "/v2/integrations/authorize-user", .object([
+                "sdk_authorization_request": .string("elsewhere"), "unique_user_id": .string("user-0003"), "email": .string("ivy@example.com"),
+            ]), headers: [("Authorization", "Token \(TestSimulator.token)")])
+            #expect(registered == 200)
+            let unseen = try await authorize(#"{"sdk_authorization_request": "req-7", "unique_user_id": "user-0003", "email": "not-ivy@example.com"}"#)
+            #expect(unseen.status == 200 && unseen.json?["conflict"] as? Bool == true, "\(unseen.body)")
+            #expect(unseen.json?.keys.contains("username") == true && unseen.json?["username"] is NSNull, "\(unseen.body)")
+            #expect(try await stack.count("SELECT count(*) FROM sdk_users WHERE unique_user_id = 'user-0003'") == 0)
+            try await stack.simulator.configure(["authorize_conflict_username": .bool(true)])
+            // No email rule stricter than Entrupy's: what it accepts, the relay passes on.
+            let plainEmail = try await authorize(#"{"sdk_authorization_request": "req-8", "unique_user_id": "user-0004", "email": "ivy"}"#)
+            #expect(plainEmail.status == 200, "\(plainEmail.body)")
+
             // Support staff find the user's items by either ID.
             try await TestDatabase.withClient(stack.database) { client in
                 try await client.query("""

@@ -62,20 +62,28 @@ public struct SDKAuthorizeController: Sendable {
             context.logger.warning("sdk authorize: Entrupy refused or failed", metadata: ["error": "\(error)"])
             throw Self.answer(for: error)
         }
+        let username: String?
         do {
-            try await users.record(SDKUserRecord(uniqueUserID: input.uniqueUserID, username: result.username, email: input.email,
-                                                 firstName: input.firstName, lastName: input.lastName, conflict: result.conflict))
+            if let named = result.username {
+                try await users.record(SDKUserRecord(uniqueUserID: input.uniqueUserID, username: named, email: input.email,
+                                                     firstName: input.firstName, lastName: input.lastName, conflict: result.conflict))
+                username = named
+            } else {
+                // Entrupy's 409 may leave the username out: the signed request is still valid, so
+                // the caller gets it with the username the relay stored (none on a first sight).
+                username = try await users.recordConflict(uniqueUserID: input.uniqueUserID)
+            }
         } catch {
             // Entrupy signed, but without the username stored support could not find the user's items: ask for a retry.
             context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(StoreFailure.describe(error))"])
             throw APIError(.serviceUnavailable, "the user could not be recorded; retry later", headers: [.retryAfter: "5"])
         }
         context.logger.info("sdk user authorized", metadata: [
-            "unique_user_id": "\(input.uniqueUserID)", "username": "\(result.username)", "conflict": "\(result.conflict)",
+            "unique_user_id": "\(input.uniqueUserID)", "username": "\(username ?? "-")", "conflict": "\(result.conflict)",
             "by": "\(caller.name)",
         ])
         return try JSONResponse.make(APISDKAuthorization(
-            signedAuthorizationRequest: result.signedAuthorizationRequest, username: result.username, conflict: result.conflict))
+            signedAuthorizationRequest: result.signedAuthorizationRequest, username: username, conflict: result.conflict))
     }
 
     static func parse(_ request: Request) async throws -> AuthorizeUserRequest {

@@ -13,6 +13,17 @@ public struct PostgresSDKUserRepository: Sendable {
         self.logger = logger
     }
 
+    /// A 409 without a username: the stored user (if any) keeps its username and details.
+    public func recordConflict(uniqueUserID: String) async throws -> String? {
+        let rows = try await client.query("""
+            UPDATE sdk_users SET conflict = true, authorizations = authorizations + 1, last_authorized_at = now()
+            WHERE unique_user_id = \(uniqueUserID)
+            RETURNING username
+            """, logger: logger)
+        for try await username in rows.decode(String.self) { return username }
+        return nil
+    }
+
     /// Records an authorisation as Entrupy kept it: the first accepted details stay. A 200
     /// means the details sent match what Entrupy holds, so it fills in only what the relay did
     /// not know yet; absent names change nothing. A 409 means Entrupy kept other details: the
