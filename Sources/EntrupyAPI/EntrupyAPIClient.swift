@@ -31,11 +31,17 @@ public struct EntrupyAPIClient: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 
-    /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it.
+    /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it,
+    /// whether Entrupy answers one item or a list of them (an empty list is not found).
     public func lookup(customerItemID: String, priority: APIPriority = .webhook) async throws -> EntrupyItem {
         let json = try await send(.GET, "/v1/lookup/authentications/" + PercentEncoding.pathSegment(customerItemID), route: "lookup",
                                   priority: priority)
-        return try parseItem(json)
+        let item: EntrupyItem?
+        do { item = try EntrupyItemParser.parseLookup(json) } catch {
+            throw EntrupyAPIError.invalidResponse("\(error)")
+        }
+        guard let item else { throw EntrupyAPIError.notFound }
+        return item
     }
 
     /// `GET /v1/authentications/{entrupy_id}`.

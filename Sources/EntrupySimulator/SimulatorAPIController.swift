@@ -16,10 +16,10 @@ struct SimulatorAPIController: Sendable {
         }
         api.get("/v1/lookup/authentications/:customer_item_id") { _, context in
             let raw = try context.parameters.require("customer_item_id")
-            guard let item = store.lookup(customerItemID: raw.removingPercentEncoding ?? raw) else {
-                return SimResponse.error(.notFound, "Not found.")
-            }
-            return SimResponse.json(.object(["item": item.json]))
+            let found = store.lookupAll(customerItemID: raw.removingPercentEncoding ?? raw)
+            guard let latest = found.last else { return SimResponse.error(.notFound, "Not found.") }
+            if store.behaviour.lookupAnswersList { return SimResponse.json(.object(["items": .array(found.map(\.json))])) }
+            return SimResponse.json(.object(["item": latest.json]))
         }
         api.get("/v1/authentications/:entrupy_id") { _, context in
             guard let item = store.visibleItem(try context.parameters.require("entrupy_id")) else {

@@ -30,6 +30,10 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     /// the signed request in a 409, not the username).
     public var authorizeConflictUsername: Bool = true
 
+    /// Whether the lookup answers `{"items": [...]}`, every visible authentication of the
+    /// customer item ID oldest first, instead of `{"item": latest}`.
+    public var lookupAnswersList: Bool = false
+
     public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
@@ -50,6 +54,7 @@ public struct SimulatorBehaviour: Sendable, Equatable {
             "visibility_delay_ms": .number(visibilityDelayMilliseconds),
             "variant_mix": .bool(variantMix),
             "authorize_conflict_username": .bool(authorizeConflictUsername),
+            "lookup_answers_list": .bool(lookupAnswersList),
         ]
     }
 }

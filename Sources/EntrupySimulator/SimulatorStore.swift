@@ -152,10 +152,15 @@ final class SimulatorStore: Sendable {
 
     /// The latest visible authentication for a customer item ID.
     func lookup(customerItemID: String) -> SimItem? {
+        lookupAll(customerItemID: customerItemID).last
+    }
+
+    /// Every visible authentication of the customer item ID, oldest first.
+    func lookupAll(customerItemID: String) -> [SimItem] {
         state.withLock { state in
             let now = Self.now()
             return (state.byCustomer[customerItemID] ?? []).compactMap { state.items[$0] }.filter { $0.isVisible(at: now) }
-                .max { ($0.submittedAt, $0.entrupyID) < ($1.submittedAt, $1.entrupyID) }
+                .sorted { ($0.submittedAt, $0.entrupyID) < ($1.submittedAt, $1.entrupyID) }
         }
     }
 

@@ -8,6 +8,24 @@ struct EntrupyItemParserTests {
         try EntrupyItemParser.parse(JSONValue.parse(Array(json.utf8)))
     }
 
+    /// A lookup may answer one item or a list of them: the latest submitted is the one meant.
+    @Test func lookupAnswersInEveryShape() throws {
+        func lookup(_ json: String) throws -> String? {
+            try EntrupyItemParser.parseLookup(JSONValue.parse(Array(json.utf8)))?.entrupyID
+        }
+        let old = #"{"entrupy_id": "OLD", "timestamp": {"epoch": 1700000000}}"#
+        let new = #"{"entrupy_id": "NEW", "timestamp": {"epoch": 1700000500}}"#
+        let undated = #"{"entrupy_id": "UNDATED"}"#
+        #expect(try lookup(#"{"item": \#(new)}"#) == "NEW")
+        #expect(try lookup(new) == "NEW")
+        #expect(try lookup(#"{"items": [\#(new), \#(old)]}"#) == "NEW")
+        #expect(try lookup(#"{"item": [\#(old), \#(new), \#(undated)]}"#) == "NEW")
+        #expect(try lookup("[\(old), 7, \(new)]") == "NEW")
+        #expect(try lookup(#"{"items": [\#(undated), {"entrupy_id": "LATER"}]}"#) == "LATER", "of equals, the later in the list")
+        #expect(try lookup(#"{"items": []}"#) == nil)
+        #expect(throws: EntrupyItemParser.Failure.notAnObject) { try lookup("[1, 2]") }
+    }
+
     @Test func restV1Item() throws {
         let item = try parse("""
         {"item": {"entrupy_id": "ENT-1", "status": {"result": {"id": "authentic", "final": true,

@@ -50,6 +50,22 @@ struct EntrupyAPIClientTests {
         }
     }
 
+    /// "Retrieve Authentication Sessions": a lookup answered with a list gives the latest.
+    @Test func aLookupAnsweredWithAListGivesTheLatest() async throws {
+        try await withClient { api, sim in
+            let first = try await sim.createItem("sku-resubmitted", result: "unidentified", final: true, webhook: false)
+            try await Task.sleep(for: .milliseconds(5))
+            let second = try await sim.createItem("sku-resubmitted", result: "authentic", final: true, webhook: false)
+            try await sim.configure(["lookup_answers_list": .bool(true)])
+            let (status, body) = try await sim.call(.GET, "/v1/lookup/authentications/sku-resubmitted",
+                                                    headers: [("Authorization", "Token \(TestSimulator.token)"), ("Api-Version", "1.4")])
+            #expect(status == 200 && body["items"]?.arrayValue?.compactMap { $0["entrupy_id"]?.stringValue } == [first, second])
+            let latest = try await api.lookup(customerItemID: "sku-resubmitted")
+            #expect(latest.entrupyID == second && latest.result == "authentic")
+            await #expect(throws: EntrupyAPIError.notFound) { try await api.lookup(customerItemID: "sku-never") }
+        }
+    }
+
     @Test func aWrongTokenIsUnauthorized() async throws {
         try await withClient(token: "wrong") { api, _ in
             await #expect(throws: EntrupyAPIError.unauthorized(status: 401)) { try await api.lookup(customerItemID: "x") }
