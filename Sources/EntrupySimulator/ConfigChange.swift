@@ -8,7 +8,7 @@ struct ConfigChange: Sendable {
     static let keys: Set<String> = [
         "rate_limit_per_second", "error_rate", "api_error_rate", "latency_ms", "api_latency_ms", "duplicate_webhooks",
         "webhook_drop_rate", "webhook_duplicate_rate", "webhook_reorder_ms", "webhook_retry_schedule_ms",
-        "visibility_delay_ms", "variant_mix", "authorize_conflict_username", "lookup_answers_list", "seed",
+        "visibility_delay_ms", "variant_mix", "authorize_conflict_username", "lookup_answers_list", "search_cursor_string", "seed",
     ]
 
     /// Reads the body on top of `current`, the behaviour in force now.
@@ -40,6 +40,7 @@ struct ConfigChange: Sendable {
         if let mix = try fields.bool("variant_mix") { next.variantMix = mix }
         if let named = try fields.bool("authorize_conflict_username") { next.authorizeConflictUsername = named }
         if let list = try fields.bool("lookup_answers_list") { next.lookupAnswersList = list }
+        if let string = try fields.bool("search_cursor_string") { next.searchCursorAsString = string }
         if let schedule = try fields.array("webhook_retry_schedule_ms", maxCount: 20) {
             next.webhookRetryScheduleMilliseconds = try schedule.enumerated().map { index, element throws(SimInputError) in
                 guard let delay = element.integerValue, (0...600_000).contains(delay) else {

@@ -41,8 +41,15 @@ struct SimSearch {
         after = try Self.cursor(fields.value("cursor"))
     }
 
-    /// `null`, `[]` or `[submitted_at, entrupy_id]` as this server gave it.
+    /// `null`, `[]` or `[submitted_at, entrupy_id]` as this server gave it, or the same as one
+    /// string `"submitted_at|entrupy_id"` (v2 documents the cursor as a string).
     private static func cursor(_ value: SimJSON?) throws(SimInputError) -> (Double, String)? {
+        if let text = value?.stringValue {
+            if text.isEmpty { return nil }
+            let parts = text.split(separator: "|", maxSplits: 1)
+            guard parts.count == 2, let epoch = Double(parts[0]), epoch.isFinite else { throw SimInputError("cursor is not one this server gave") }
+            return (epoch, String(parts[1]))
+        }
         guard let value, let parts = value.arrayValue, !parts.isEmpty else {
             if value == nil || value?.arrayValue != nil { return nil }
             throw SimInputError("cursor is not one this server gave")
@@ -54,7 +61,8 @@ struct SimSearch {
         return (epoch, id)
     }
 
-    func run(on items: [SimItem]) -> Page {
+    /// - Parameter cursorAsString: the next page's cursor as one string instead of a pair.
+    func run(on items: [SimItem], cursorAsString: Bool = false) -> Page {
         let matching = items.filter { item in
             if let start, start > 0, item.submittedAt < start { return false }
             if let end, end > 0, item.submittedAt > end { return false }
@@ -64,7 +72,8 @@ struct SimSearch {
         let page = Array(remaining.prefix(limit))
         var next: SimJSON = .null
         if remaining.count > page.count, let last = page.last {
-            next = .array([.string(String(last.submittedAt)), .string(last.entrupyID)])
+            next = cursorAsString ? .string("\(last.submittedAt)|\(last.entrupyID)")
+                : .array([.string(String(last.submittedAt)), .string(last.entrupyID)])
         }
         return Page(items: page, total: matching.count, nextCursor: next)
     }

@@ -29,7 +29,7 @@ struct SimulatorAPIController: Sendable {
         }
         api.post("/v1/search/authentications") { request, _ in
             let search = try SimSearch(try await SimResponse.body(request))
-            let page = search.run(on: store.visibleItems())
+            let page = search.run(on: store.visibleItems(), cursorAsString: store.behaviour.searchCursorAsString)
             return SimResponse.json(.object([
                 "metadata": .object(["result_mode": .string("results")]),
                 "items": .array(page.items.map(\.json)),

@@ -34,6 +34,9 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     /// customer item ID oldest first, instead of `{"item": latest}`.
     public var lookupAnswersList: Bool = false
 
+    /// Whether search's `next_cursor` is one string (as v2 documents it) instead of a pair.
+    public var searchCursorAsString: Bool = false
+
     public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
@@ -55,6 +58,7 @@ public struct SimulatorBehaviour: Sendable, Equatable {
             "variant_mix": .bool(variantMix),
             "authorize_conflict_username": .bool(authorizeConflictUsername),
             "lookup_answers_list": .bool(lookupAnswersList),
+            "search_cursor_string": .bool(searchCursorAsString),
         ]
     }
 }

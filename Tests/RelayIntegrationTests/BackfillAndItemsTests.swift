@@ -38,6 +38,11 @@ struct BackfillAndItemsTests {
             #expect(fetches.map { $0["outcome"] as? String } == ["created", "unchanged"] && fetches.allSatisfy { $0["source"] as? String == "backfill" })
             let missing = try await CommandLineTests.run(["items", "show", "nope"], env: CommandLineTests.environment(stack.database))
             #expect(missing.status == 1 && missing.stderr == "entrupy-relay: no item with Entrupy ID or customer item ID \"nope\"\n")
+            // v2 documents the cursor as a string: passed back as it came, the pages are the same.
+            try await sim.configure(["search_cursor_string": .bool(true)])
+            let stringCursors = try await CommandLineTests.run(["backfill", "--since", since], env: CommandLineTests.environment(stack.database, env))
+            #expect(stringCursors.stdout == "backfill done: 60 items in 3 pages; 0 changed, 0 transitions recorded\n", "\(stringCursors.stderr)")
+            #expect(try await sim.stats()["api_requests_by_route"]?["POST /v1/search/authentications"]?.int64Value == 9)
         }
     }
 
