@@ -69,17 +69,23 @@ struct WebhookPayloadParserTests {
     @Test func numericEventIDsBeyondDoublePrecisionDoNotCollide() {
         let first = parse(#"{"id": 9007199254740993, "entrupy_id": "E1"}"#)
         let second = parse(#"{"id": 9007199254740992, "entrupy_id": "E1"}"#)
-        #expect(first.dedupKey == "id:9007199254740993")
-        #expect(second.dedupKey == "id:9007199254740992")
+        #expect(first.identifiers.eventID == "9007199254740993")
+        #expect(second.identifiers.eventID == "9007199254740992")
+        #expect(first.dedupKey != second.dedupKey)
         #expect(parse(#"{"customer_item_id": 1234567890123456, "id": 1}"#).identifiers.customerItemID == "1234567890123456")
     }
 
-    @Test func eventIDComesFromBodyThenHeaderThenHash() {
-        #expect(parse(#"{"id": "evt-1", "entrupy_id": "E"}"#).dedupKey == "id:evt-1")
-        #expect(parse(#"{"event_id": "evt-2", "entrupy_id": "E"}"#).dedupKey == "id:evt-2")
-        #expect(parse(#"{"entrupy_id": "E"}"#, headers: ["webhook-id": "msg_3"]).dedupKey == "id:msg_3")
+    /// The event ID is recorded from the body, then the signed header; only the signed header
+    /// or the body itself decides what counts as the same event (issue 30).
+    @Test func eventIDComesFromBodyThenHeaderButOnlyTheSignedHeaderOrTheBodyDeduplicates() {
         let body = #"{"entrupy_id": "E"}"#
         let hash = HexBytes.encode(SHA256.hash(data: Array(body.utf8)))
+        let withID = #"{"id": "evt-1", "entrupy_id": "E"}"#
+        #expect(parse(withID).identifiers.eventID == "evt-1")
+        #expect(parse(withID).dedupKey == "sha256:" + HexBytes.encode(SHA256.hash(data: Array(withID.utf8))))
+        #expect(parse(#"{"event_id": "evt-2", "entrupy_id": "E"}"#).identifiers.eventID == "evt-2")
+        #expect(parse(body, headers: ["webhook-id": "msg_3"]).dedupKey == "id:msg_3")
+        #expect(parse(#"{"id": "body-id", "entrupy_id": "E"}"#, headers: ["webhook-id": "msg_4"]).dedupKey == "id:msg_4")
         // Issue 10, defect 9: under Entrupy-Signature the header is not signed, so it cannot
         // choose the de-duplication key: replaying one body with new webhook-ids stays one event.
         for replayed in ["replay-1", "replay-2", "future-id"] {

@@ -46,6 +46,8 @@ struct ReceiverTests {
         }
     }
 
+    /// Issue 30: two deliveries are one event only when their bodies are the same or a signed
+    /// webhook-id says so; a body id seen before with another body is its own event, counted.
     @Test func duplicatesAreCountedNotStoredAgain() async throws {
         try await TestRelay.withFresh { relay async throws in
             let byID = WebhookFixture.entrupy(#"{"id":"evt-dup","entrupy_id":"E1"}"#)
@@ -56,9 +58,13 @@ struct ReceiverTests {
             #expect(again.json?["duplicate"] as? Bool == true)
             #expect(again.json?["id"] as? Int == first.json?["id"] as? Int)
 
-            // Same event ID, different body (a re-sent event with a new timestamp) is a duplicate too.
-            let sameIDOtherBody = WebhookFixture.entrupy(#"{"id":"evt-dup","entrupy_id":"E1","sent_at":2}"#)
-            #expect(try await relay.post(sameIDOtherBody).json?["duplicate"] as? Bool == true)
+            // Same body id, another body (a session's id on its next event, say): stored, and counted.
+            let sameIDOtherBody = WebhookFixture.entrupy(#"{"id":"evt-dup","entrupy_id":"E1","status":"flagged"}"#)
+            let other = try await relay.post(sameIDOtherBody)
+            #expect(other.json?["duplicate"] as? Bool == false && other.json?["id"] as? Int != first.json?["id"] as? Int)
+            #expect(try await relay.post(sameIDOtherBody).json?["duplicate"] as? Bool == true, "the same body again is one event")
+            let metrics = try await relay.request("/metrics").body
+            #expect(metrics.contains("relay_webhook_reused_ids_total 1"), "\(metrics.split(separator: "\n").filter { $0.contains("reused") })")
 
             // No event ID: the body hash decides.
             let noID = WebhookFixture.entrupy(#"{"entrupy_id":"E2"}"#)
@@ -70,10 +76,10 @@ struct ReceiverTests {
             #expect(try await relay.post(standard).json?["duplicate"] as? Bool == false)
             #expect(try await relay.post(standard).json?["duplicate"] as? Bool == true)
 
-            #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 3)
-            #expect(try await relay.count("SELECT duplicates FROM webhook_events WHERE dedup_key = 'id:evt-dup'") == 2)
-            #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE last_duplicate_at IS NOT NULL") == 3)
-            #expect(try await relay.count("SELECT count(*) FROM jobs") == 3)
+            #expect(try await relay.count("SELECT count(*) FROM webhook_events") == 4)
+            #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'evt-dup' AND duplicates = 1") == 2)
+            #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE last_duplicate_at IS NOT NULL") == 4)
+            #expect(try await relay.count("SELECT count(*) FROM jobs") == 4)
         }
     }
 

@@ -30,8 +30,12 @@ public enum WebhookPayloadParser {
     public static func parse(body: [UInt8], headers: [String: String], verifiedBy scheme: SignatureScheme) -> ParsedWebhook {
         let digest = HexBytes.encode(SHA256.hash(data: body))
         let headerEventID = scheme == .standardWebhooks ? headers["webhook-id"].flatMap(clean) : nil
+        // Two deliveries are one event only when their bodies are the same, or when a signed
+        // `webhook-id` says so (Standard Webhooks makes it unique per message). A body's own `id`
+        // is recorded but decides nothing: nothing says Entrupy never reuses one (a session's
+        // ID on each of its events, say), and merging two events would drop the second.
+        let key = headerEventID.map { "id:" + $0 } ?? "sha256:" + digest
         func result(_ ids: WebhookIdentifiers, _ state: WebhookEventState, _ error: String?) -> ParsedWebhook {
-            let key = ids.eventID.map { "id:" + $0 } ?? "sha256:" + digest
             return ParsedWebhook(identifiers: ids, state: state, dedupKey: key, bodySHA256: digest, parseError: error)
         }
 

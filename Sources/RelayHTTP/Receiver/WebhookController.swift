@@ -125,6 +125,12 @@ public struct WebhookController: Sendable {
         }
 
         metrics.record(result.duplicate ? .duplicate : .accepted, since: start)
+        if result.reusedEventID {
+            metrics.reusedEventIDs.increment()
+            logger.warning("webhook's id was an earlier event's, with another body: stored as its own event", metadata: [
+                "stored_id": "\(result.id)", "event_id": "\(parsed.identifiers.eventID ?? "-")",
+            ])
+        }
         logger.info("webhook stored", metadata: [
             "stored_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
             "event_type": "\(parsed.identifiers.eventType ?? "-")",

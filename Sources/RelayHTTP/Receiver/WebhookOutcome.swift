@@ -14,6 +14,8 @@ public enum WebhookOutcome: String, CaseIterable, Sendable {
         let counters: [WebhookOutcome: Counter]
         let durations: [WebhookOutcome: Metrics.Timer]
         let bodyBytes = Recorder(label: "relay_webhook_body_bytes")
+        /// Events stored apart though an earlier one of the item had their body `id`.
+        let reusedEventIDs = Counter(label: "relay_webhook_reused_ids_total")
 
         init() {
             var counters: [WebhookOutcome: Counter] = [:]

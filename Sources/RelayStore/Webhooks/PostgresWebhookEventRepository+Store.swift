@@ -37,11 +37,11 @@ extension PostgresWebhookEventRepository {
         // concurrent batches commit one at a time (see `JobInsert`).
         let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts)
         let logger = self.logger
-        let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool)] in
+        let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool, reused: Bool)] in
             let rows = try await PreparedStatementRunner.rows(statement, on: connection, logger: logger)
-            var found: [String: (id: Int64, inserted: Bool)] = [:]
-            for (id, key, inserted) in rows {
-                found[key] = (id, inserted)
+            var found: [String: (id: Int64, inserted: Bool, reused: Bool)] = [:]
+            for (id, key, inserted, reused) in rows {
+                found[key] = (id, inserted, reused)
             }
             try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
             return found
@@ -50,19 +50,20 @@ extension PostgresWebhookEventRepository {
         return try events.enumerated().map { position, event in
             guard let stored = byKey[StoredText.clean(event.parsed.dedupKey)] else { throw StoreError.missingResult }
             let isFirst = seenFirst.insert(slot[position]).inserted
-            return IngestResult(id: stored.id, duplicate: !(stored.inserted && isFirst))
+            let new = stored.inserted && isFirst
+            return IngestResult(id: stored.id, duplicate: !new, reusedEventID: new && stored.reused)
         }
     }
 
     /// Stores a batch of events (one array per column, repeats inside the batch already
     /// collapsed) and queues a reconcile job for each one queued; answers (id, dedup key,
-    /// inserted) per event. The receiver runs it for every batch, so its text never changes
-    /// and each connection prepares it once: PostgreSQL parses it once and soon plans it once,
+    /// inserted, whether its body id was an earlier event's) per event. The receiver runs it
+    /// for every batch, so its text never changes and each connection prepares it once: PostgreSQL parses it once and soon plans it once,
     /// where a statement with a row of values per event was parsed and planned every time.
     /// Arrays cannot hold NULL here (postgres-nio encodes no optional elements), so each
     /// nullable column travels as text with a bit in `:nulls` saying which values are NULL.
     struct StoreStatement: PostgresPreparedStatement {
-        typealias Row = (Int64, String, Bool)
+        typealias Row = (Int64, String, Bool, Bool)
         static let name = "webhook_store"
 
         /// Bits of the `nulls` mask, one per nullable column.
@@ -101,13 +102,19 @@ extension PostgresWebhookEventRepository {
                 ON CONFLICT (dedup_key) DO UPDATE
                     SET duplicates = w.duplicates + EXCLUDED.duplicates + 1, last_duplicate_at = now(),
                         state = CASE WHEN w.state = \(WebhookEventState.failed.sqlLiteral) THEN \(WebhookEventState.queued.sqlLiteral) ELSE w.state END
-                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted),
+                RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted, w.event_id, w.entrupy_id, w.body_sha256),
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
             to_queue AS (SELECT id FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral)),
             -- The queue's fragment: a reconcile job for each row of to_queue (see JobInsert).
             \(enqueue(maxAttempts: 1).text)
-            SELECT id, dedup_key, inserted FROM upserted
+            -- A new event whose body id an earlier event of the same item had, with another body
+            -- (by the item's index: an item has few events; the statement sees only earlier rows).
+            SELECT u.id, u.dedup_key, u.inserted,
+                   u.inserted AND u.event_id IS NOT NULL AND u.entrupy_id IS NOT NULL AND EXISTS (
+                       SELECT 1 FROM webhook_events o
+                       WHERE o.entrupy_id = u.entrupy_id AND o.event_id = u.event_id AND o.body_sha256 <> u.body_sha256) AS reused
+            FROM upserted u
             """)
         static let sql = named.text
 
