@@ -1,4 +1,4 @@
-public import Configuration
+import Configuration
 public import Foundation
 public import RelayCore
 import Yams

@@ -1,9 +1,9 @@
-public import EntrupyAPI
+import EntrupyAPI
 public import RelayCore
-public import RelayDatabase
-public import RelayHTTP
-public import RelayNotify
-public import RelayWorker
+import RelayDatabase
+import RelayHTTP
+import RelayNotify
+import RelayWorker
 
 /// The process's own settings, and the catalog of every setting the relay reads: what
 /// `config reference` prints, the README's table, and what a misspelt name is checked against.
