@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// `/_sim/items/:id/support_message` and `/_sim/items/:id/certificate_transfer`: the events
-/// that do not change the item itself, sent with the item as it is and what happened beside it.
+/// that do not change the item itself, sent with the item as it is and what happened beside it;
+/// `/_sim/fingerprints`: a fingerprinting session's event, about no authentication.
 struct AdminEventRoutes: Sendable {
     let store: SimulatorStore
     let sender: WebhookSender
@@ -14,6 +15,29 @@ struct AdminEventRoutes: Sendable {
         router.post("/_sim/items/:entrupy_id/certificate_transfer") { request, context in
             try await certificateTransfer(for: context.parameters.require("entrupy_id"), SimResponse.fields(request))
         }
+        router.post("/_sim/fingerprints") { request, _ in
+            try await fingerprint(SimResponse.fields(request))
+        }
+    }
+
+    /// `{customer_item_id?, mode?}` → `session.completed` for a fingerprinting session (Entrupy
+    /// sends it for those too, `activity.name` `fingerprint`, mode `register` or `compare`). No
+    /// authentication exists for it: the API answers 404 for its id, as Entrupy's would.
+    private func fingerprint(_ fields: InputFields) throws -> Response {
+        try fields.requireOnly(["customer_item_id", "mode"])
+        let customerItemID = try fields.string("customer_item_id", maxLength: 256)
+        let mode = try fields.string("mode", maxLength: 32) ?? "register"
+        guard ["register", "compare"].contains(mode) else { throw SimInputError("mode must be register or compare") }
+        let sessionID = SimIdentifier.make("fpr")
+        let session: SimJSON = .object([
+            "entrupy_id": .string(sessionID),
+            "activity": .object(["name": .string("fingerprint"), "mode": .string(mode)]),
+            "text_fields": .object(["customer_item_id": .optional(customerItemID)]),
+        ])
+        let eventID = sender.send { id in
+            WebhookEvent(id: id, type: WebhookEvent.sessionCompleted, entrupyID: sessionID, customerItemID: customerItemID, data: ["item": session])
+        }
+        return SimResponse.json(.object(["entrupy_id": .string(sessionID), "event_id": .optional(eventID)]), status: .created)
     }
 
     /// `{text, author?, webhook?}` → `support.message` with `data.message {id, text, author, created_at}`.

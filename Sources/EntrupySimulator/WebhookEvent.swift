@@ -12,12 +12,17 @@ struct WebhookEvent: Sendable {
     init(id: String, type: String, item: SimItem, extra: [String: SimJSON], created: Date = Date()) {
         var data = extra
         data["item"] = item.json
+        self.init(id: id, type: type, entrupyID: item.entrupyID, customerItemID: item.customerItemID, data: data, created: created)
+    }
+
+    /// An event about a session that is no authentication the API serves (a fingerprinting one).
+    init(id: String, type: String, entrupyID: String, customerItemID: String?, data: [String: SimJSON], created: Date = Date()) {
         let payload: SimJSON = .object([
             "id": .string(id),
             "event": .string(type),
             "created": .int(Int64(created.timeIntervalSince1970.rounded(.down))),
-            "entrupy_id": .string(item.entrupyID),
-            "customer_item_id": .string(item.customerItemID),
+            "entrupy_id": .string(entrupyID),
+            "customer_item_id": .optional(customerItemID),
             "data": .object(data),
         ])
         self.id = id

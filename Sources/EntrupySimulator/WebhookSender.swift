@@ -33,15 +33,21 @@ final class WebhookSender: Service, Sendable {
     /// Returns the event's id, or nil when no webhook URL is configured (nothing is sent).
     @discardableResult
     func send(_ type: String, item: SimItem, extra: [String: SimJSON] = [:]) -> String? {
+        send { id in WebhookEvent(id: id, type: type, item: item, extra: extra) }
+    }
+
+    /// Sends the event `make` renders for the plan's event id (drops, copies and retries as drawn).
+    @discardableResult
+    func send(_ make: (String) -> WebhookEvent) -> String? {
         guard url != nil else { return nil }
         let plan = store.draw { random, behaviour in WebhookPlan.draw(using: &random, behaviour: behaviour) }
         guard !plan.dropped else {
             store.count { $0.webhooksDropped += 1 }
-            logger.debug("webhook dropped", metadata: ["event": "\(plan.eventID)", "type": "\(type)"])
+            logger.debug("webhook dropped", metadata: ["event": "\(plan.eventID)"])
             return plan.eventID
         }
         if plan.holds.count > 1 { store.count { $0.webhooksDuplicated += plan.holds.count - 1 } }
-        let event = WebhookEvent(id: plan.eventID, type: type, item: item, extra: extra)
+        let event = make(plan.eventID)
         let signature = SimSignature.hex(of: event.body, key: secret)
         for hold in plan.holds {
             input.yield(Delivery(body: event.body, signature: signature, holdMilliseconds: hold, retrySchedule: plan.retrySchedule))

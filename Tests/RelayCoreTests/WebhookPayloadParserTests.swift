@@ -97,6 +97,17 @@ struct WebhookPayloadParserTests {
         #expect(parsed.bodySHA256 == hash)
     }
 
+    /// Entrupy sends session.completed for fingerprinting sessions too: kept, never queued.
+    @Test func fingerprintingSessionsAreKeptButNotQueued() {
+        for body in [#"{"entrupy_id": "F1", "activity": {"name": "fingerprint", "mode": "compare"}}"#,
+                     #"{"entrupy_id": "F1", "data": {"item": {"activity": {"name": "Fingerprint"}}}}"#] {
+            let parsed = parse(body)
+            #expect(parsed.state == .unrecognised && parsed.parseError == WebhookPayloadParser.fingerprintNote, "\(body)")
+            #expect(parsed.identifiers.entrupyID == "F1")
+        }
+        #expect(parse(#"{"entrupy_id": "A1", "data": {"item": {"activity": {"name": "authentication"}}}}"#).state == .queued)
+    }
+
     @Test func unrecognisedAndUnparseableBodiesAreKeptWithAState() {
         let unknown = parse(#"{"event": "certificate.transfer", "something": {"else": 1}}"#)
         #expect(unknown.state == .unrecognised)

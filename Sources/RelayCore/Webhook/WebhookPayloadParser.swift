@@ -6,6 +6,10 @@ import Foundation
 public enum WebhookPayloadParser {
     static let eventTypePaths = ["event", "type", "event_type"]
     static let eventIDPaths = ["id", "event_id"]
+    /// What kind of session the event is about; `fingerprint` sessions are no authentications.
+    static let activityPaths = ["activity.name", "data.activity.name", "item.activity.name", "data.item.activity.name"]
+    /// The note an event about a fingerprinting session is stored with.
+    public static let fingerprintNote = "a fingerprinting session (activity.name fingerprint): no authentication to look up"
     static let entrupyIDPaths = [
         "entrupy_id", "authentication_id", "data.entrupy_id", "data.authentication_id",
         "item.entrupy_id", "data.item.entrupy_id",
@@ -54,6 +58,11 @@ public enum WebhookPayloadParser {
         ids.eventID = firstString(in: object, paths: eventIDPaths) ?? headerEventID
         ids.entrupyID = firstString(in: object, paths: entrupyIDPaths)
         ids.customerItemID = firstString(in: object, paths: customerItemIDPaths)
+        // Entrupy sends session.completed for fingerprinting sessions too: the API serves no
+        // authentication for them, so a lookup could only answer 404 until the window ran out.
+        if firstString(in: object, paths: activityPaths)?.lowercased() == "fingerprint" {
+            return result(ids, .unrecognised, fingerprintNote)
+        }
         return result(ids, ids.identifiesItem ? .queued : .unrecognised, nil)
     }
 
