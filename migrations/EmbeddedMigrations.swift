@@ -24,4 +24,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0018_item_counts_by_row.sql", PackageResources._018_item_counts_by_row_sql),
     ("0019_security_review.sql", PackageResources._019_security_review_sql),
     ("0020_delivery_keys.sql", PackageResources._020_delivery_keys_sql),
+    ("0021_flag_kinds.sql", PackageResources._021_flag_kinds_sql),
 ]

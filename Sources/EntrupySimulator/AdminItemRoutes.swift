@@ -7,7 +7,8 @@ struct AdminItemRoutes: Sendable {
     let store: SimulatorStore
     let sender: WebhookSender
 
-    static let flags: Set<String> = ["none", "flagged", "resolved"]
+    /// v1.4's three, and v2's `reviewed_ok` (its reference shows the flag as such a string).
+    static let flags: Set<String> = ["none", "flagged", "resolved", "reviewed_ok"]
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/_sim/items") { _, _ in
@@ -46,12 +47,12 @@ struct AdminItemRoutes: Sendable {
         return SimResponse.json(.object(["item": item.json, "event_id": .optional(eventID)]))
     }
 
-    /// `{flag: none|flagged|resolved, flag_info?: {id, label, message}, is_flaggable?, webhook?}`.
+    /// `{flag: none|flagged|resolved|reviewed_ok, flag_info?: {id, label, message}, is_flaggable?, webhook?}`.
     /// Any state may follow any other: the admin plays both the user and Entrupy's support.
     private func setFlag(of id: String, _ fields: InputFields) throws -> Response {
         try fields.requireOnly(["flag", "flag_info", "is_flaggable", "webhook"])
         guard let flag = try fields.string("flag", maxLength: 16), Self.flags.contains(flag) else {
-            throw SimInputError("flag must be none, flagged or resolved")
+            throw SimInputError("flag must be none, flagged, resolved or reviewed_ok")
         }
         let info = try fields.object("flag_info").map { fields throws(SimInputError) in try FlagInfo.parse(fields) }
         let isFlaggable = try fields.bool("is_flaggable")

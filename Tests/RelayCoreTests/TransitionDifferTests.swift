@@ -49,7 +49,18 @@ struct TransitionDifferTests {
             Transition(kind: .flagResolved, from: "flagged", to: "resolved"),
         ])
         #expect(kinds(snap("authentic", true, "resolved"), snap("authentic", true, "none")) == [.flagRaised, .flagCleared])
-        #expect(kinds(snap("authentic", true, "none"), snap("authentic", true, "weird")).isEmpty)
+    }
+
+    /// Issue 30: v2's reviewed_ok is a flag reviewed; any other unknown value is a flag changed.
+    @Test func everyFlagValueMeansSomething() {
+        #expect(TransitionDiffer.diff(from: snap("authentic", true, "flagged"), to: snap("authentic", true, "reviewed_ok"))
+            == [Transition(kind: .flagReviewed, from: "flagged", to: "reviewed_ok")])
+        #expect(kinds(nil, snap("authentic", true, "reviewed_ok")) == [.itemCreated, .resultFinal, .flagReviewed])
+        #expect(TransitionDiffer.diff(from: snap("authentic", true, "none"), to: snap("authentic", true, "weird"))
+            == [Transition(kind: .flagChanged, from: "none", to: "weird")])
+        #expect(kinds(snap("authentic", true, "reviewed_ok"), snap("authentic", true, "none")) == [.flagChanged])
+        #expect(kinds(snap("authentic", true, "weird"), snap("authentic", true, "flagged")) == [.flagRaised])
+        #expect(kinds(snap("authentic", true, "weird"), snap("authentic", true, "weird")).isEmpty)
     }
 
     @Test func equalStatesYieldNothingSoRepeatsConverge() {

@@ -27,4 +27,21 @@ struct EntrupyAssumptionTests {
             #expect(try await stack.count("SELECT count(*) FROM items WHERE entrupy_id = '\(session)'") == 0)
         }
     }
+
+    /// v2's flag value reviewed_ok is a flag reviewed, and a value nobody documented a flag
+    /// changed: each a transition on the timeline that rules can match, never a silent change.
+    @Test func everyFlagValueIsATransition() async throws {
+        try await ReconcileStack.with { stack async throws in
+            let item = try await stack.simulator.createItem("sku-flags", result: "authentic", final: true)
+            #expect(try await eventually { try await stack.timeline(item).contains("result.final") })
+            try await stack.simulator.setFlag(item, "flagged")
+            #expect(try await eventually { try await stack.timeline(item).contains("flag.raised") })
+            try await stack.simulator.setFlag(item, "reviewed_ok")
+            #expect(try await eventually { try await stack.timeline(item).contains("flag.reviewed") })
+            try await stack.simulator.setFlag(item, "none")
+            #expect(try await eventually { try await stack.timeline(item).contains("flag.changed") })
+            #expect(try await stack.timeline(item) == ["item.created", "result.final", "flag.raised", "flag.reviewed", "flag.changed"])
+            #expect(try await stack.count("SELECT count(*) FROM item_events WHERE entrupy_id = '\(item)' AND kind = 'flag.reviewed' AND from_value = 'flagged' AND to_value = 'reviewed_ok'") == 1)
+        }
+    }
 }

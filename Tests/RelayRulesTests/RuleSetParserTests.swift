@@ -55,6 +55,16 @@ struct RuleSetParserTests {
         #expect(rules.rules[1].continues == false)
     }
 
+    /// Issue 30: the flag transitions v2's values bring are rules' to match like the others.
+    @Test func flagReviewedAndChangedAreTransitionsRulesMatch() {
+        #expect(problems("""
+            rules:
+              - name: reviews
+                when: {transition: [flag.reviewed, flag.changed]}
+                notify: [{email: {to: [a@example.com], subject: s, text: t}}]
+            """).isEmpty)
+    }
+
     @Test func unknownTransitionIsNamedAsWritten() {
         let found = problems("""
             rules:

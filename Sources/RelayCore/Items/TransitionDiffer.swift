@@ -45,9 +45,13 @@ public enum TransitionDiffer {
             return [Transition(kind: .flagRaised, from: old, to: "flagged"), Transition(kind: .flagResolved, from: "flagged", to: new)]
         case ("resolved", "none"):
             return [Transition(kind: .flagRaised, from: old, to: "flagged"), Transition(kind: .flagCleared, from: "flagged", to: new)]
+        case (_, let reviewed) where reviewed.hasPrefix("reviewed"):
+            // v2's `reviewed_ok`: Entrupy looked at the flag (from flagged, or first seen so).
+            return [Transition(kind: .flagReviewed, from: old, to: new)]
         default:
-            // Values outside the documented three: the stored state follows, no transition is invented.
-            return []
+            // A value outside the documented ones, either side: a change all the same, which
+            // rules can match, so a new value Entrupy sends is never a silent one.
+            return [Transition(kind: .flagChanged, from: old, to: new)]
         }
     }
 }

@@ -6,4 +6,9 @@ public enum TransitionKind: String, Sendable, Codable, CaseIterable {
     case flagRaised = "flag.raised"
     case flagCleared = "flag.cleared"
     case flagResolved = "flag.resolved"
+    /// v2's `reviewed_ok` (and any `reviewed…` value): Entrupy reviewed the flag.
+    case flagReviewed = "flag.reviewed"
+    /// Any other change to or from a value outside none, flagged, resolved: kept and shown,
+    /// never silent.
+    case flagChanged = "flag.changed"
 }
