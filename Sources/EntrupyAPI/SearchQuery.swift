@@ -27,6 +27,21 @@ public struct SearchQuery: Sendable, Equatable {
         self.endEpoch = endEpoch
     }
 
+    /// The filter key of an item's product category (its `activity.product_category`): our
+    /// reading, as the REST reference names no such key; the SDK's search says "the category
+    /// filter is required for search results to be returned".
+    public static let categoryKey = "activity.product_category"
+    /// The categories Entrupy's SDK names.
+    public static let knownCategories = ["sneakers", "luxury", "apparel"]
+
+    /// A filter on every known category and `extra` ones, which every walk over the whole
+    /// window (sync, backfill) carries.
+    public static func categoryFilter(extra: [String]) -> Filter {
+        var values = knownCategories
+        for category in extra where !values.contains(category) { values.append(category) }
+        return Filter(key: categoryKey, values: values)
+    }
+
     public var body: JSONValue {
         var object: [String: JSONValue] = [
             "filters": .array(filters.map { filter in

@@ -30,7 +30,7 @@ struct BackfillCommand: AsyncParsableCommand {
             let http = EntrupyAPIClient.makeHTTPClient()
             let api = WorkerAssembly.apiClient(settings: settings, http: http, database: client, logger: logger)
             let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: nil, logger: logger)
-            let backfiller = Backfiller(api: api, pipeline: pipeline, logger: logger)
+            let backfiller = Backfiller(api: api, pipeline: pipeline, categories: settings.worker.syncCategories, logger: logger)
             do {
                 let result = try await backfiller.run(since: start, until: end) { progress in
                     if progress.pages % 10 == 0 { logger.info("backfill progress", metadata: ["pages": "\(progress.pages)", "items": "\(progress.items)"]) }

@@ -8,7 +8,7 @@ struct ConfigChange: Sendable {
     static let keys: Set<String> = [
         "rate_limit_per_second", "error_rate", "api_error_rate", "latency_ms", "api_latency_ms", "duplicate_webhooks",
         "webhook_drop_rate", "webhook_duplicate_rate", "webhook_reorder_ms", "webhook_retry_schedule_ms",
-        "visibility_delay_ms", "variant_mix", "authorize_conflict_username", "lookup_answers_list", "search_cursor_string", "seed",
+        "visibility_delay_ms", "variant_mix", "authorize_conflict_username", "lookup_answers_list", "search_cursor_string", "search_requires_category", "search_answers_nothing", "seed",
     ]
 
     /// Reads the body on top of `current`, the behaviour in force now.
@@ -41,6 +41,8 @@ struct ConfigChange: Sendable {
         if let named = try fields.bool("authorize_conflict_username") { next.authorizeConflictUsername = named }
         if let list = try fields.bool("lookup_answers_list") { next.lookupAnswersList = list }
         if let string = try fields.bool("search_cursor_string") { next.searchCursorAsString = string }
+        if let required = try fields.bool("search_requires_category") { next.searchRequiresCategory = required }
+        if let nothing = try fields.bool("search_answers_nothing") { next.searchAnswersNothing = nothing }
         if let schedule = try fields.array("webhook_retry_schedule_ms", maxCount: 20) {
             next.webhookRetryScheduleMilliseconds = try schedule.enumerated().map { index, element throws(SimInputError) in
                 guard let delay = element.integerValue, (0...600_000).contains(delay) else {

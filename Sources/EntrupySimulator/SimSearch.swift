@@ -62,7 +62,14 @@ struct SimSearch {
     }
 
     /// - Parameter cursorAsString: the next page's cursor as one string instead of a pair.
-    func run(on items: [SimItem], cursorAsString: Bool = false) -> Page {
+    /// - Parameter requireCategory: a search without a category filter finds nothing, as the
+    ///   SDK says of Entrupy's ("the category filter is required for search results").
+    /// - Parameter answerNothing: every search finds nothing (a filter Entrupy wants that the
+    ///   caller does not send, another organisation's token).
+    func run(on items: [SimItem], cursorAsString: Bool = false, requireCategory: Bool = false, answerNothing: Bool = false) -> Page {
+        if answerNothing || (requireCategory && !filters.contains(where: { $0.key == "activity.product_category" })) {
+            return Page(items: [], total: 0, nextCursor: .null)
+        }
         let matching = items.filter { item in
             if let start, start > 0, item.submittedAt < start { return false }
             if let end, end > 0, item.submittedAt > end { return false }

@@ -29,7 +29,9 @@ struct SimulatorAPIController: Sendable {
         }
         api.post("/v1/search/authentications") { request, _ in
             let search = try SimSearch(try await SimResponse.body(request))
-            let page = search.run(on: store.visibleItems(), cursorAsString: store.behaviour.searchCursorAsString)
+            let behaviour = store.behaviour
+            let page = search.run(on: store.visibleItems(), cursorAsString: behaviour.searchCursorAsString,
+                                  requireCategory: behaviour.searchRequiresCategory, answerNothing: behaviour.searchAnswersNothing)
             return SimResponse.json(.object([
                 "metadata": .object(["result_mode": .string("results")]),
                 "items": .array(page.items.map(\.json)),

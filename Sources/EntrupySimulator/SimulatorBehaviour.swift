@@ -37,6 +37,12 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     /// Whether search's `next_cursor` is one string (as v2 documents it) instead of a pair.
     public var searchCursorAsString: Bool = false
 
+    /// Whether a search without a category filter answers nothing.
+    public var searchRequiresCategory: Bool = false
+
+    /// Whether every search answers no items.
+    public var searchAnswersNothing: Bool = false
+
     public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
@@ -59,6 +65,8 @@ public struct SimulatorBehaviour: Sendable, Equatable {
             "authorize_conflict_username": .bool(authorizeConflictUsername),
             "lookup_answers_list": .bool(lookupAnswersList),
             "search_cursor_string": .bool(searchCursorAsString),
+            "search_requires_category": .bool(searchRequiresCategory),
+            "search_answers_nothing": .bool(searchAnswersNothing),
         ]
     }
 }

@@ -44,4 +44,43 @@ struct EntrupyAssumptionTests {
             #expect(try await stack.count("SELECT count(*) FROM item_events WHERE entrupy_id = '\(item)' AND kind = 'flag.reviewed' AND from_value = 'flagged' AND to_value = 'reviewed_ok'") == 1)
         }
     }
+
+    /// Entrupy's search may answer nothing without a category filter (the SDK says so): every
+    /// sync search carries one, more categories can be named, and a pass that sees nothing while
+    /// the relay holds items in its window says so in `sync status`, where it used to report a
+    /// complete pass and nothing else.
+    @Test func aSyncSearchesByCategoryAndSaysWhenItSeesNothing() async throws {
+        try await ReconcileStack.with(worker: false) { stack async throws in
+            try await stack.simulator.configure(["search_requires_category": .bool(true)])
+            let sneaker = try await stack.simulator.createItem("sku-cat-1", result: "authentic", final: true, webhook: false)
+            let (status, created) = try await stack.simulator.call(.POST, "/_sim/items", .object([
+                "customer_item_id": .string("sku-watch-1"), "category": .string("watches"), "result": .string("authentic"),
+                "final": .bool(true), "webhook": .bool(false),
+            ]))
+            #expect(status == 201)
+            let watch = try #require(created["entrupy_id"]?.stringValue)
+            var env = CommandLineTests.environment(stack.database, [
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": stack.simulator.baseURL, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token,
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
+            ])
+            let known = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(known.status == 0 && known.stdout.contains("1 items checked") && known.stdout.contains("1 changed"), "\(known.stdout) \(known.stderr)")
+            #expect(try await stack.waitFor(sneaker, result: "authentic", timeout: .seconds(1)))
+            env["ENTRUPY_RELAY_SYNC_CATEGORIES"] = "watches"
+            let widened = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(widened.stdout.contains("2 items checked") && widened.stdout.contains("1 changed"), "\(widened.stdout) \(widened.stderr)")
+            #expect(try await stack.waitFor(watch, result: "authentic", timeout: .seconds(1)))
+
+            // The search answers nothing at all now (a filter Entrupy wants that the relay does not send, say).
+            try await stack.simulator.configure(["search_answers_nothing": .bool(true)])
+            let blind = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(blind.status == 0 && blind.stdout.contains("0 items checked"), "\(blind.stdout) \(blind.stderr)")
+            let said = try await CommandLineTests.run(["sync", "status"], env: env)
+            #expect(said.stdout.contains("last error: the pass saw no items while the relay holds 2 submitted in its window"), "\(said.stdout)")
+            // Once the search answers again, the next complete pass clears it.
+            try await stack.simulator.configure(["search_answers_nothing": .bool(false)])
+            _ = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(!(try await CommandLineTests.run(["sync", "status"], env: env)).stdout.contains("last error"))
+        }
+    }
 }

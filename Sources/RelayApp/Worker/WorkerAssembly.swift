@@ -125,7 +125,8 @@ public struct WorkerAssembly {
         SyncService(
             api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
             interval: .seconds(max(1, settings.worker.syncIntervalSeconds)), lookback: .seconds(settings.worker.syncLookbackDays * 86_400),
-            budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare), logger: logger)
+            budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare),
+            categories: settings.worker.syncCategories, logger: logger)
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {

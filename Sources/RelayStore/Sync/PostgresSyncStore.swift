@@ -66,6 +66,16 @@ public struct PostgresSyncStore: Sendable {
         throw StoreError.missingResult
     }
 
+    /// Items the relay holds submitted since `since`, counted up to `atMost` (by the listing
+    /// index, so the count costs at most that many index entries).
+    public func itemsSubmitted(since: Date, atMost: Int) async throws -> Int {
+        let rows = try await client.query("""
+            SELECT count(*)::bigint FROM (SELECT 1 FROM items WHERE listed_at >= \(since) LIMIT \(atMost)) AS held
+            """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
     /// Saves progress after a page: the cursor to continue from and what the page counted.
     public func checkpoint(cursor: JSONValue?, items: Int, changes: Int) async throws {
         try await client.query("""

@@ -18,7 +18,11 @@ public struct Backfiller: Sendable {
     let pipeline: ReconcilePipeline
     let logger: Logger
 
-    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, logger: Logger) {
+    /// Searched besides the known categories (`ENTRUPY_RELAY_SYNC_CATEGORIES`).
+    let categories: [String]
+
+    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, categories: [String] = [], logger: Logger) {
+        self.categories = categories
         self.api = api
         self.pipeline = pipeline
         self.logger = logger
@@ -26,7 +30,7 @@ public struct Backfiller: Sendable {
 
     public func run(since: Date, until: Date?, progress: @Sendable (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary()
-        var query = SearchQuery(limit: 25, startEpoch: Int64(since.timeIntervalSince1970), endEpoch: until.map { Int64($0.timeIntervalSince1970) })
+        var query = SearchQuery(filters: [SearchQuery.categoryFilter(extra: categories)], limit: 25, startEpoch: Int64(since.timeIntervalSince1970), endEpoch: until.map { Int64($0.timeIntervalSince1970) })
         var seenCursors = Set<String>()
         while true {
             let observedAt = try await pipeline.clock()

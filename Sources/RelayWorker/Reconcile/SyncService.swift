@@ -30,10 +30,14 @@ public struct SyncService: Service {
     let lookback: Duration
     /// The sync's share of the API budget (`ENTRUPY_RELAY_ENTRUPY_API_RATE` × `ENTRUPY_RELAY_SYNC_BUDGET_SHARE`), taken on top of the client's own.
     let budget: RateBudget
+    /// Every search carries it: Entrupy's answers nothing without one.
+    let categoryFilter: SearchQuery.Filter
     let logger: Logger
 
+    /// - Parameter categories: searched besides the known ones (`ENTRUPY_RELAY_SYNC_CATEGORIES`).
     public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, store: PostgresSyncStore, interval: Duration, lookback: Duration,
-                budget: RateBudget, logger: Logger) {
+                budget: RateBudget, categories: [String] = [], logger: Logger) {
+        categoryFilter = SearchQuery.categoryFilter(extra: categories)
         self.api = api
         self.pipeline = pipeline
         self.store = store
@@ -152,6 +156,7 @@ public struct SyncService: Service {
         }
         try await store.finish()
         outcome.completed = true
+        try await warnIfBlind(outcome, windowStart: pass.windowStart)
         MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
         logger.info("sync pass complete", metadata: [
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
@@ -159,10 +164,27 @@ public struct SyncService: Service {
         return outcome
     }
 
+    /// A complete pass that saw no items while the relay holds items submitted in its window
+    /// means the search answers nothing (a filter Entrupy wants, another organisation's token),
+    /// not that nothing changed: the safety net is gone, so say so in the log, a metric and
+    /// `sync status`.
+    private func warnIfBlind(_ outcome: Outcome, windowStart: Date) async throws {
+        guard outcome.itemsChecked == 0 else { return }
+        let held = try await store.itemsSubmitted(since: windowStart, atMost: 1_000)
+        guard held > 0 else { return }
+        let count = held >= 1_000 ? "at least 1,000" : "\(held)"
+        let message = "the pass saw no items while the relay holds \(count) submitted in its window: Entrupy's search answered nothing; "
+            + "check the categories searched (\(categoryFilter.values.joined(separator: ", ")); ENTRUPY_RELAY_SYNC_CATEGORIES adds more) "
+            + "and that the API token is the organisation's that sends the webhooks"
+        MetricHandles.counter("relay_sync_blind_passes_total").increment()
+        logger.warning("sync: \(message)")
+        try await store.noteError(message)
+    }
+
     /// One page, within the sync's share of the budget; Entrupy's passing trouble (429, 5xx, no
     /// answer) is waited out a few times, backing off, before the pass gives up until next time.
     private func search(_ pass: SyncPass) async throws -> SearchPage {
-        let query = SearchQuery(limit: 25, cursor: pass.cursor, startEpoch: Int64(pass.windowStart.timeIntervalSince1970.rounded(.down)),
+        let query = SearchQuery(filters: [categoryFilter], limit: 25, cursor: pass.cursor, startEpoch: Int64(pass.windowStart.timeIntervalSince1970.rounded(.down)),
                                 endEpoch: Int64(pass.windowEnd.timeIntervalSince1970.rounded(.up)))
         var delay = Duration.seconds(1)
         for attempt in 1...6 {

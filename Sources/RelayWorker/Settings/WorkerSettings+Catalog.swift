@@ -28,6 +28,9 @@ extension WorkerSettings {
     public static let syncLookback = IntegerSetting("sync_lookback_days", default: 90, range: 1...3_650, "how far back in submissions a pass looks")
     public static let syncBudgetShare = DecimalSetting("sync_budget_share", default: 0.3, range: 0.01...1,
         "the share of `entrupy_api_rate` a sync pass may spend")
+    public static let syncCategories = TextSetting("sync_categories", takes: "category names, comma-separated",
+        defaultText: "none", "product categories a sync pass or backfill searches besides sneakers, luxury and apparel "
+            + "(Entrupy's search answers nothing without a category filter)")
     public static let pruneCompleted = IntegerSetting("jobs_prune_completed_hours", default: 24, range: 1...87_600,
         "completed jobs are deleted after this age")
     public static let pruneDead = IntegerSetting("jobs_prune_dead_days", default: 30, range: 1...3_650, "dead jobs are deleted after this age")
@@ -36,6 +39,6 @@ extension WorkerSettings {
     public static let catalog: [Setting] = [
         concurrency.setting, jobLease.setting, jobPoll.setting, jobBackoffBase.setting, jobMaxCrashes.setting, jobTimeout.setting,
         jobShutdownDrain.setting, reconcileMaxAttempts.setting, notFoundWindow.setting, sweepInterval.setting, sweepAge.setting,
-        syncInterval.setting, syncLookback.setting, syncBudgetShare.setting, pruneCompleted.setting, pruneDead.setting,
+        syncInterval.setting, syncLookback.setting, syncBudgetShare.setting, syncCategories.setting, pruneCompleted.setting, pruneDead.setting,
     ]
 }

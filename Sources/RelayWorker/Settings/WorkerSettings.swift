@@ -23,6 +23,8 @@ public struct WorkerSettings: Sendable {
     public var syncIntervalSeconds: Int
     public var syncLookbackDays: Int
     public var syncBudgetShare: Double
+    /// Categories searched besides the known ones (`SearchQuery.knownCategories`).
+    public var syncCategories: [String]
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
 
@@ -41,6 +43,14 @@ public struct WorkerSettings: Sendable {
         syncIntervalSeconds = try reader.integer(Self.syncInterval)
         syncLookbackDays = try reader.integer(Self.syncLookback)
         syncBudgetShare = try reader.decimal(Self.syncBudgetShare)
+        syncCategories = try reader.parsed(Self.syncCategories) { text throws(SettingProblem) in
+            try reader.list(text).map { name throws(SettingProblem) in
+                guard name.count <= 64, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isLowercase || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }) else {
+                    throw SettingProblem("each category is lower-case letters, digits, _ or -, as Entrupy writes them (sneakers); got \"\(name.prefix(64))\"")
+                }
+                return name
+            }
+        } ?? []
         pruneCompletedHours = try reader.integer(Self.pruneCompleted)
         pruneDeadDays = try reader.integer(Self.pruneDead)
     }
