@@ -25,4 +25,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0019_security_review.sql", PackageResources._019_security_review_sql),
     ("0020_delivery_keys.sql", PackageResources._020_delivery_keys_sql),
     ("0021_flag_kinds.sql", PackageResources._021_flag_kinds_sql),
+    ("0022_webhook_rejections.sql", PackageResources._022_webhook_rejections_sql),
 ]

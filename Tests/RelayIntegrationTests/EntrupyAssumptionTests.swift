@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayStore
 import Testing
 
 /// Issue 30: the relay against a simulator that breaks, on demand, what we assume of Entrupy.
@@ -81,6 +82,66 @@ struct EntrupyAssumptionTests {
             try await stack.simulator.configure(["search_answers_nothing": .bool(false)])
             _ = try await CommandLineTests.run(["sync", "run"], env: env)
             #expect(!(try await CommandLineTests.run(["sync", "status"], env: env)).stdout.contains("last error"))
+        }
+    }
+
+    /// If Entrupy signs another way than we assume, every webhook is refused: what it presents is
+    /// counted and kept by shape (never the value or the body) for admins, and `webhooks verify`
+    /// says what a capture would match.
+    @Test func aRefusedWebhookIsDescribedByItsShape() async throws {
+        try await TestRelay.withFresh { relay async throws in
+            let body = #"{"event":"session.completed","entrupy_id":"E-SIG"}"#
+            let stamped = "t=1700000000,v1=" + String(repeating: "ab", count: 32)
+            let base64 = Data(repeating: 7, count: 32).base64EncodedString()
+            for value in [stamped, base64] {
+                let refused = try await relay.request("/webhooks/entrupy", method: .POST,
+                                                      headers: [("Entrupy-Signature", value), ("Content-Type", "application/json")], body: Array(body.utf8))
+                #expect(refused.status == 401)
+            }
+            #expect(try await relay.request("/webhooks/entrupy", method: .POST, headers: [("Content-Type", "application/json")],
+                                            body: Array(body.utf8)).status == 401)
+            let metrics = try await relay.request("/metrics").body
+            for line in [#"relay_webhook_rejections_total{header="entrupy-signature",encoding="timestamped",reason="invalid_signature"} 1"#,
+                         #"relay_webhook_rejections_total{header="entrupy-signature",encoding="base64",reason="invalid_signature"} 1"#,
+                         #"relay_webhook_rejections_total{header="none",encoding="none",reason="missing_signature"} 1"#] {
+                #expect(metrics.contains(line), "\(line)\n\(metrics.split(separator: "\n").filter { $0.contains("rejections") })")
+            }
+            let admin = try await APIAccess.token(relay.database, role: .admin)
+            let listed = try await relay.get("/v1/events/rejections?limit=10", token: admin)
+            #expect(listed.status == 200, "\(listed.body)")
+            let rows = try #require(listed.json?["rejections"] as? [[String: Any]])
+            #expect(rows.map { $0["encoding"] as? String } == ["none", "base64", "timestamped"])
+            #expect(rows.map { $0["reason"] as? String } == ["missing_signature", "invalid_signature", "invalid_signature"])
+            #expect(rows[1]["value_length"] as? Int == 44 && rows[1]["body_bytes"] as? Int == body.utf8.count)
+            #expect(!listed.body.contains(base64) && !listed.body.contains("abababab") && !listed.body.contains("E-SIG"))
+            #expect(try await relay.get("/v1/events/rejections?limit=0", token: admin).status == 400)
+
+            let cli = try await CommandLineTests.run(["events", "rejections"], env: CommandLineTests.environment(relay.database))
+            #expect(cli.status == 0 && cli.stdout.contains("invalid_signature  entrupy-signature  timestamped of 80 characters"), "\(cli.stdout)\(cli.stderr)")
+
+            // webhooks verify: a capture against the configured secrets.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).json")
+            try Data(body.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let env = CommandLineTests.environment(relay.database, ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
+            let signed = EntrupySignatureVerifier.sign(body: Array(body.utf8), secret: .entrupy(WebhookFixture.secret))
+            let good = try await CommandLineTests.run(["webhooks", "verify", "--body", file.path, "--header", "Entrupy-Signature: \(signed)"], env: env)
+            #expect(good.status == 0 && good.stdout.contains("accepted: Entrupy-Signature with secret 1 of 1 (key_"), "\(good.stdout)\(good.stderr)")
+            let bad = try await CommandLineTests.run(["webhooks", "verify", "--body", file.path, "--header", "Entrupy-Signature: \(stamped)"], env: env)
+            #expect(bad.status == 1 && bad.stdout.contains("the header is timestamped"), "\(bad.stdout)\(bad.stderr)")
+        }
+    }
+
+    /// The table keeps about the newest 1,000, however many are refused.
+    @Test func rejectionsAreBounded() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let repository = PostgresWebhookEventRepository(client: client, logger: TestDatabase.logger)
+            let shape = SignatureShape(headers: ["entrupy-signature"], encoding: "hex", length: 64, reason: "invalid_signature")
+            for _ in 0..<1_010 {
+                try await repository.recordRejection(SignatureRejection(shape: shape, bodyBytes: 10, clientAddress: "203.0.113.9", requestID: nil))
+            }
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM webhook_rejections") == PostgresWebhookEventRepository.rejectionsKept)
+            #expect(try await repository.rejections(limit: 5).count == 5)
         }
     }
 }

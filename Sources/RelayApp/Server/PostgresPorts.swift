@@ -15,3 +15,4 @@ extension PostgresSignInLimiter: SignInLimiter {}
 extension PostgresTokenRepository: TokenChecking {}
 extension PostgresWebhookEventRepository: WebhookEventQueries {}
 extension PostgresWebhookEventRepository: WebhookEventRepository {}
+extension PostgresWebhookEventRepository: WebhookRejectionLog {}

@@ -71,7 +71,7 @@ public struct RelayServer {
                                   entrupy: monitor, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
         }
         let router = Self.buildRouter(
-            settings: settings, ingestor: ingestor,
+            settings: settings, ingestor: ingestor, rejectionLog: repository,
             readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
             registry: registry, apiClient: apiClient, api: api,
             importer: Self.importer(worker: worker, api: api, rules: importRules, client: client, logger: logger), logger: logger)
@@ -79,7 +79,8 @@ public struct RelayServer {
     }
 
     /// The public port's routes: the receiver, health, then the query API, the console and the SDK endpoint.
-    static func buildRouter(settings: RelaySettings, ingestor: GroupCommitIngestor, readiness: any ReadinessCheck,
+    static func buildRouter(settings: RelaySettings, ingestor: GroupCommitIngestor, rejectionLog: any WebhookRejectionLog,
+                            readiness: any ReadinessCheck,
                             registry: PrometheusCollectorRegistry, apiClient: PostgresClient, api: EntrupyAPIClient?,
                             importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
@@ -96,7 +97,8 @@ public struct RelayServer {
             addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
             maxBodyBytes: settings.receiver.webhookMaxBodyBytes,
             maxConcurrentBodies: settings.receiver.webhookMaxConcurrentBodies,
-            bodiesPerClient: settings.receiver.webhookBodiesPerClient
+            bodiesPerClient: settings.receiver.webhookBodiesPerClient,
+            rejections: RejectionRecorder(log: rejectionLog)
         ).addRoutes(to: router)
         HealthController(readiness: readiness, registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false)
             .addRoutes(to: router)

@@ -13,6 +13,16 @@ public struct EventsAPIController: Sendable {
     /// On the signed-in `/v1` group.
     func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
         v1.on(.get, "events", needs: .readEvents, use: list)
+        v1.on(.get, "events/rejections", needs: .readEvents, use: rejections)
+    }
+
+    /// `GET /v1/events/rejections?limit=`: the last webhooks refused for their signature, by shape.
+    @Sendable func rejections(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let limit = try request.query { pairs throws(QueryParameterError) in
+            try QueryParameters(pairs, allowed: ["limit"]).integer("limit", in: 1...1_000) ?? 100
+        }
+        let found = try await events.rejections(limit: limit)
+        return try JSONResponse.make(APIRejections(rejections: found.map(APIRejection.init)))
     }
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {

@@ -31,10 +31,12 @@ public struct WebhookController: Sendable {
     let clientSlots: SlotCounter<String>
     let retryAfterSeconds: Int
     let metrics = WebhookOutcome.Counters()
+    let rejections: RejectionRecorder
 
     public init(verifier: WebhookVerifier, ingestor: GroupCommitIngestor, addressResolver: ClientAddressResolver,
                 maxBodyBytes: Int, maxConcurrentBodies: Int = 256, bodiesPerClient: Int = 64,
-                retryAfterSeconds: Int = 5) {
+                retryAfterSeconds: Int = 5, rejections: RejectionRecorder = RejectionRecorder(log: nil)) {
+        self.rejections = rejections
         self.verifier = verifier
         self.ingestor = ingestor
         self.addressResolver = addressResolver
@@ -64,6 +66,8 @@ public struct WebhookController: Sendable {
         guard Self.signatureHeaders.contains(where: { request.headers[$0] != nil }) else {
             metrics.record(.unauthorized, since: start)
             logger.warning("webhook refused: no signature header")
+            await rejections.record(SignatureShape.of(headers: Self.keptHeaderValues(request.headers), outcome: .missingSignature),
+                                    bodyBytes: nil, client: client, requestID: context.requestID, logger: logger)
             throw APIError(.unauthorized, Self.message(for: .missingSignature), headers: Self.closing())
         }
         let slotKey = Self.slotKey(client)
@@ -105,7 +109,12 @@ public struct WebhookController: Sendable {
         let verification = verifier.verify(body: body, headers: headers)
         guard case .verified(let scheme) = verification else {
             metrics.record(.unauthorized, since: start)
-            logger.warning("webhook refused: signature", metadata: ["reason": "\(verification.label)", "detail": "\(verification)"])
+            let shape = SignatureShape.of(headers: headers, outcome: verification)
+            logger.warning("webhook refused: signature", metadata: [
+                "reason": "\(verification.label)", "detail": "\(verification)", "headers": "\(shape.headers.joined(separator: ","))",
+                "encoding": "\(shape.encoding)", "length": "\(shape.length)",
+            ])
+            await rejections.record(shape, bodyBytes: body.count, client: client, requestID: context.requestID, logger: logger)
             throw APIError(.unauthorized, Self.message(for: verification))
         }
 

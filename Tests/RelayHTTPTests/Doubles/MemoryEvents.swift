@@ -12,4 +12,6 @@ struct MemoryEvents: WebhookEventQueries {
     func list(_ query: EventListQuery) async throws -> [WebhookEventRecord] {
         [Self.event]
     }
+
+    func rejections(limit: Int) async throws -> [SignatureRejection] { [] }
 }

@@ -1,0 +1,6 @@
+public import RelayCore
+
+/// Where the receiver writes down a refused webhook's shape.
+public protocol WebhookRejectionLog: Sendable {
+    func recordRejection(_ rejection: SignatureRejection) async throws
+}
