@@ -85,7 +85,7 @@ start_simulator() {
 # With the simulator and no rules or SMTP configured, notifications go to local sinks: an
 # aiosmtpd that keeps each email in $STATE/mail/ and an endpoint that verifies each callback's
 # signature with the standardwebhooks library and logs it to $STATE/callbacks.jsonl.
-use_demo_notify() { use_simulator && [ -z "${RULES_FILE:-}" ] && [ -z "${SMTP_URL:-}" ]; }
+use_demo_notify() { use_simulator && [ -z "${ENTRUPY_RELAY_RULES_FILE:-}" ] && [ -z "${ENTRUPY_RELAY_SMTP_URL:-}" ]; }
 
 start_demo_notify() {
   local python; python=$("$ROOT/deploy/lib/pytools.sh")
@@ -153,7 +153,7 @@ TXT
   fi
   if [ -n "$demo" ]; then cat <<TXT
 
-Notifications follow $RULES_FILE (from deploy/rules/local.yaml): a final result sends an email
+Notifications follow $ENTRUPY_RELAY_RULES_FILE (from deploy/rules/local.yaml): a final result sends an email
 to a local aiosmtpd (127.0.0.1:$MAIL_PORT, each message kept in $STATE/mail/) and a signed callback
 to a local endpoint that verifies it (127.0.0.1:$CALLBACK_PORT, logged to $STATE/callbacks.jsonl).
   ./deploy/local.sh cli deliveries list
