@@ -85,6 +85,30 @@ struct EntrupyAssumptionTests {
         }
     }
 
+    /// A pass resumed after a restart whose last pages are empty saw items in its earlier runs:
+    /// no warning.
+    @Test func aResumedPassThatEndsOnAnEmptyPageIsNotBlind() async throws {
+        try await ReconcileStack.with { stack async throws in
+            let item = try await stack.simulator.createItem("sku-resumed", result: "authentic", final: true)
+            #expect(try await stack.waitFor(item, result: "authentic", timeout: .seconds(10)))
+            try await TestDatabase.withClient(stack.database) { client in
+                let store = PostgresSyncStore(client: client, logger: TestDatabase.logger)
+                _ = try await store.resumeOrStart(lookback: .seconds(86_400))
+                // An earlier run walked a page of 25, and its cursor is past every item.
+                try await store.checkpoint(cursor: .array([.string("0"), .string("A")]), items: 25, changes: 0)
+            }
+            let env = CommandLineTests.environment(stack.database, [
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": stack.simulator.baseURL, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token,
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
+            ])
+            let run = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(run.status == 0 && run.stdout.contains("0 items checked"), "\(run.stdout) \(run.stderr)")
+            let status = try await CommandLineTests.run(["sync", "status", "--json"], env: env)
+            let json = try JSONValue.parse(Array(status.stdout.utf8))
+            #expect(json["last_items_checked"]?.int64Value == 25 && (json["last_error"] ?? .null) == .null, "\(status.stdout)")
+        }
+    }
+
     /// If Entrupy signs another way than we assume, every webhook is refused: what it presents is
     /// counted and kept by shape (never the value or the body) for admins, and `webhooks verify`
     /// says what a capture would match.

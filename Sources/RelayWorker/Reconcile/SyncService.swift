@@ -156,7 +156,8 @@ public struct SyncService: Service {
         }
         try await store.finish()
         outcome.completed = true
-        try await warnIfBlind(outcome, windowStart: pass.windowStart)
+        // A resumed pass counts the pages its earlier runs walked too.
+        try await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, windowStart: pass.windowStart)
         MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
         logger.info("sync pass complete", metadata: [
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
@@ -168,8 +169,8 @@ public struct SyncService: Service {
     /// means the search answers nothing (a filter Entrupy wants, another organisation's token),
     /// not that nothing changed: the safety net is gone, so say so in the log, a metric and
     /// `sync status`.
-    private func warnIfBlind(_ outcome: Outcome, windowStart: Date) async throws {
-        guard outcome.itemsChecked == 0 else { return }
+    private func warnIfBlind(itemsChecked: Int, windowStart: Date) async throws {
+        guard itemsChecked == 0 else { return }
         let held = try await store.itemsSubmitted(since: windowStart, atMost: 1_000)
         guard held > 0 else { return }
         let count = held >= 1_000 ? "at least 1,000" : "\(held)"
