@@ -31,6 +31,10 @@ struct ConfigSourcesTests {
         #expect(throws: SettingsError.unknown(name: "ENTRUPY_RELAY_DATABASE_POOL_SZE", nearest: "ENTRUPY_RELAY_DATABASE_POOL_SIZE")) {
             try settings(required.merging(["ENTRUPY_RELAY_DATABASE_POOL_SZE": "9"]) { $1 })
         }
+        // In another case the name is not the setting's, and values are read by exact name.
+        #expect(throws: SettingsError.unknown(name: "entrupy_relay_port", nearest: "ENTRUPY_RELAY_PORT")) {
+            try settings(required.merging(["entrupy_relay_port": "9000"]) { $1 })
+        }
         #expect(throws: SettingsError.unknown(name: "ENTRUPY_RELAY_COLOUR_SCHEME", nearest: nil)) {
             try settings(required.merging(["ENTRUPY_RELAY_COLOUR_SCHEME": "dark"]) { $1 })
         }
@@ -91,6 +95,7 @@ struct ConfigSourcesTests {
 
     @Test("a config file's mistakes are named with the file", arguments: [
         ("prot: 9100", "prot in /c.yaml is not a setting; did you mean port?"),
+        ("Port: 9100", "Port in /c.yaml is not a setting; did you mean port?"),
         ("port_file: /p", "port_file in /c.yaml is invalid: only secrets are read from a file; set port itself"),
         ("database:\n  pool_size: 3", "database.pool_size in /c.yaml is not a setting; did you mean database_pool_size?"),
         ("port: lots", "port in /c.yaml is invalid: expected a whole number from 0 to 65535, got \"lots\""),

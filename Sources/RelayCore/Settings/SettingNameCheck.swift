@@ -3,14 +3,12 @@
 /// nearest that is.
 public enum SettingNameCheck {
     /// The first of `given` (in sorted order) that is not in `known`, as an error naming the
-    /// nearest known one; nil when all are known. Case is ignored, as the environment
-    /// provider ignores it.
+    /// nearest known one; nil when all are known. Names must match exactly, since values are
+    /// read by their exact name: `entrupy_relay_port` would otherwise pass and be ignored.
     public static func firstUnknown(_ given: [String], known: [String]) -> SettingsError? {
-        let knownSet = Set(known.map { $0.uppercased() })
-        guard let name = given.sorted().first(where: { !knownSet.contains($0.uppercased()) }) else { return nil }
-        let isUpper = name == name.uppercased()
-        let nearest = nearest(to: name, among: known).map { isUpper ? $0.uppercased() : $0.lowercased() }
-        return .unknown(name: name, nearest: nearest)
+        let knownSet = Set(known)
+        guard let name = given.sorted().first(where: { !knownSet.contains($0) }) else { return nil }
+        return .unknown(name: name, nearest: nearest(to: name, among: known))
     }
 
     /// The known name closest to `name` by edits (a letter added, dropped, changed or two
