@@ -30,6 +30,10 @@ struct SMTPProtocolTests {
         #expect(starttls.host == "mail.example.com" && starttls.port == 587 && starttls.tls == .starttls)
         #expect(starttls.username == "us@er" && starttls.password == "p:ss")
         #expect(!starttls.description.contains("p:ss"))
+        // A user in the URL with the password given apart (ENTRUPY_RELAY_SMTP_PASSWORD) is whole.
+        let apart = try SMTPConfiguration(url: "smtp://user@mail.example.com", from: "a@b.c", password: "from-file")
+        #expect(apart.username == "user" && apart.password == "from-file")
+        #expect(throws: SMTPConfiguration.Invalid.self) { try SMTPConfiguration(url: "smtp://user@mail.example.com", from: "a@b.c") }
         #expect(try SMTPConfiguration(url: "smtps://mail.example.com", from: "a@b.c").port == 465)
         #expect(try SMTPConfiguration(url: "smtp://mail.example.com?tls=implicit", from: "a@b.c").tls == .implicit)
         #expect(try SMTPConfiguration(url: "smtp://127.0.0.1:2525?tls=none", from: "a@b.c").port == 2525)

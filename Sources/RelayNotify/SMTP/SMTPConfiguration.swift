@@ -24,7 +24,8 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         public var description: String
     }
 
-    public init(url: String, from: String, heloName: String = "localhost", caFile: String? = nil,
+    /// - Parameter password: overrides the URL's (`ENTRUPY_RELAY_SMTP_PASSWORD`), before the URL's user is checked for one.
+    public init(url: String, from: String, password: String? = nil, heloName: String = "localhost", caFile: String? = nil,
                 connectTimeout: Duration = .seconds(10), commandTimeout: Duration = .seconds(30)) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               ["smtp", "smtps"].contains(scheme), let host = components.host, !host.isEmpty else {
@@ -42,8 +43,8 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         self.tls = mode
         self.port = components.port ?? (mode == .implicit ? 465 : mode == .starttls ? 587 : 25)
         self.username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
-        self.password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
-        if username != nil, password == nil { throw Invalid(input: .url, description: "a user needs a password (smtp://user:password@host)") }
+        self.password = password ?? components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
+        if username != nil, self.password == nil { throw Invalid(input: .url, description: "a user needs a password (smtp://user:password@host, or ENTRUPY_RELAY_SMTP_PASSWORD)") }
         guard let address = Self.address(in: from) else {
             throw Invalid(input: .from, description: "ENTRUPY_RELAY_SMTP_FROM must be an address like relay@example.com or \"Relay <relay@example.com>\"")
         }
