@@ -20,7 +20,10 @@ struct EntrupyItemParserTests {
         #expect(try lookup(new) == "NEW")
         #expect(try lookup(#"{"items": [\#(new), \#(old)]}"#) == "NEW")
         #expect(try lookup(#"{"item": [\#(old), \#(new), \#(undated)]}"#) == "NEW")
-        #expect(try lookup("[\(old), 7, \(new)]") == "NEW")
+        #expect(try lookup("[\(old), \(new)]") == "NEW")
+        // An entry that cannot be read might be the latest: the answer is refused, not guessed at.
+        #expect(throws: EntrupyItemParser.Failure.notAnObject) { try lookup("[\(new), 7]") }
+        #expect(throws: EntrupyItemParser.Failure.missingEntrupyID) { try lookup(#"{"items": [\#(old), {"status": {}}]}"#) }
         #expect(try lookup(#"{"items": [\#(undated), {"entrupy_id": "LATER"}]}"#) == "LATER", "of equals, the later in the list")
         #expect(try lookup(#"{"items": []}"#) == nil)
         #expect(throws: EntrupyItemParser.Failure.notAnObject) { try lookup("[1, 2]") }

@@ -17,12 +17,12 @@ public enum EntrupyItemParser {
     /// A lookup's answer, in any shape Entrupy may give it: `{"item": {...}}`, a bare item, or,
     /// as the v1 route's title "Retrieve Authentication Sessions" allows, a list (`{"items":
     /// [...]}`, `{"item": [...]}` or `[...]`), of which the latest submitted is the one meant.
-    /// Nil for an empty list (nothing found); entries that are not items are passed over.
+    /// Nil for an empty list (nothing found). An entry that cannot be read makes the whole answer
+    /// unreadable: passing it over could reconcile an older authentication than the one meant.
     public static func parseLookup(_ json: JSONValue) throws -> EntrupyItem? {
         let list = json.arrayValue ?? json["items"]?.arrayValue ?? json["item"]?.arrayValue
         guard let list else { return try parse(json) }
-        let items = list.compactMap { try? parse($0) }
-        if items.isEmpty, !list.isEmpty { throw Failure.notAnObject }
+        let items = try list.map(parse)
         // Latest by submission; an item without a time counts as oldest, and of equals the later in the list.
         return items.enumerated().max { a, b in
             (a.element.submittedAt ?? .distantPast, a.offset) < (b.element.submittedAt ?? .distantPast, b.offset)
