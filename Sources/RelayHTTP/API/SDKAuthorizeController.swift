@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import RelayCore
+import RelayRuntime
 
 /// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,
 /// have Entrupy sign the SDK's authorization request, remember the user's Entrupy username
@@ -72,6 +73,13 @@ public struct SDKAuthorizeController: Sendable {
                 // Entrupy's 409 may leave the username out: the signed request is still valid, so
                 // the caller gets it with the username the relay stored (none on a first sight).
                 username = try await users.recordConflict(uniqueUserID: input.uniqueUserID)
+                if username == nil {
+                    // The user can log in, but which Entrupy username their submissions carry is
+                    // unknown until a later 200 names it: say so, rather than fail a valid login.
+                    MetricHandles.counter("relay_sdk_users_without_username_total").increment()
+                    context.logger.warning("sdk authorize: Entrupy answered 409 without a username for a user the relay never stored",
+                                           metadata: ["unique_user_id": "\(input.uniqueUserID)"])
+                }
             }
         } catch {
             // Entrupy signed, but without the username stored support could not find the user's items: ask for a retry.
