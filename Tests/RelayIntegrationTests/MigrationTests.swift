@@ -82,6 +82,32 @@ struct MigrationTests {
         }
     }
 
+    /// A schema change behind a busy table gives up after a bounded wait, rolled back, saying so,
+    /// instead of queueing every query on the table behind it.
+    @Test func aMigrationWaitingForALockGivesUp() async throws {
+        try await TestDatabase.with(migrated: true) { db async throws in
+            let dir = try scratchCopy(extra: ["0099_busy.sql": "ALTER TABLE items ADD COLUMN waited boolean;\n"])
+            try await TestDatabase.withClient(db) { holder async throws in
+                try await holder.withConnection { connection in
+                    try await connection.query("BEGIN", logger: TestDatabase.logger)
+                    try await connection.query("LOCK TABLE items IN ACCESS SHARE MODE", logger: TestDatabase.logger)
+                    try await TestDatabase.withClient(db) { client async throws in
+                        let started = ContinuousClock.now
+                        do {
+                            try await Migrator(client: client, logger: TestDatabase.logger).migrate(try MigrationCatalog.load(directory: dir))
+                            Issue.record("the migration should give up")
+                        } catch let error as MigrationError {
+                            #expect("\(error)".contains("run migrate again"), "\(error)")
+                        }
+                        #expect(ContinuousClock.now - started < .seconds(60))
+                    }
+                    try await connection.query("ROLLBACK", logger: TestDatabase.logger)
+                }
+            }
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'items' AND column_name = 'waited'") == 0)
+        }
+    }
+
     @Test func badFileNamesAndDuplicateVersionsAreRefused() throws {
         let badName = try scratchCopy(extra: ["990_missing_padding_is_fine.sql": "SELECT 1;", "oops.sql": "SELECT 1;"])
         #expect(throws: MigrationError.badFileName("oops.sql")) { try MigrationCatalog.load(directory: badName) }

@@ -9,6 +9,8 @@ import RelayDatabase
 public struct Migrator: Sendable {
     /// Arbitrary constant shared by every replica: the advisory lock's key.
     static let lockKey: Int64 = 7_361_002_026
+    /// How long one migration's statement waits for a lock before the migration is rolled back.
+    static let lockTimeout = "5s"
 
     let client: PostgresClient
     let logger: Logger
@@ -65,6 +67,10 @@ public struct Migrator: Sendable {
             guard !statements.isEmpty else { throw MigrationError.emptyFile("\(migration.version)_\(migration.name).sql") }
             do {
                 try await connection.withTransaction(logger: logger) { tx in
+                    // A schema change waits behind a long transaction on its table, and every query
+                    // after it waits behind the change: give up after a bounded wait instead (a
+                    // file may set its own), and say to run it again when the table is quieter.
+                    try await tx.query("SET LOCAL lock_timeout = '\(unescaped: Self.lockTimeout)'", logger: logger)
                     for statement in statements {
                         try await tx.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
@@ -74,9 +80,11 @@ public struct Migrator: Sendable {
                         """, logger: logger)
                 }
             } catch {
-                throw MigrationError.statementFailed(
-                    version: migration.version, name: migration.name, message: PostgresErrorText.describe(error)
-                )
+                var message = PostgresErrorText.describe(error)
+                if PostgresErrorText.sqlState(error) == "55P03" {
+                    message += "; it waited \(Self.lockTimeout) for a table other sessions were using: run migrate again when they are quieter"
+                }
+                throw MigrationError.statementFailed(version: migration.version, name: migration.name, message: message)
             }
             logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
             ran.append(migration)
