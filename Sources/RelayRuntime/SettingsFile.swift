@@ -52,7 +52,8 @@ struct SettingsFile: Sendable {
         guard let snapshot else { return nil }
         let configKey = AbsoluteConfigKey([key])
         if let value = try? snapshot.value(forKey: configKey, type: .string).value {
-            if case .string(let text) = value.content { return text }
+            // Blank is unset, as in the environment: `smtp_password: ""` beside `smtp_password_file` is no conflict.
+            if case .string(let text) = value.content { return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text }
         }
         if let value = try? snapshot.value(forKey: configKey, type: .stringArray).value, case .stringArray(let items) = value.content {
             return items.joined(separator: ",")

@@ -80,15 +80,18 @@ struct ConfigSourcesTests {
             trusted_proxies: [10.0.0.0/8, 192.168.1.1]
             log_format: text
             entrupy_api_token_file: /etc/entrupy-relay/token
+            smtp_password: ""
+            smtp_password_file: /etc/entrupy-relay/smtp
             """
         let env = required.merging([SettingsSources.configFileVariable: "/etc/entrupy-relay/relay.yaml", "ENTRUPY_RELAY_WORKER_CONCURRENCY": "8"]) { $1 }
-        let files = ["/etc/entrupy-relay/relay.yaml": yaml, "/etc/entrupy-relay/token": "api-token-from-file\n"]
+        let files = ["/etc/entrupy-relay/relay.yaml": yaml, "/etc/entrupy-relay/token": "api-token-from-file\n", "/etc/entrupy-relay/smtp": "pw"]
         let s = try settings(env, files: files)
         #expect(s.http.port == 9100)
         #expect(s.worker.concurrency == 8, "the environment wins")
         #expect(s.http.trustedProxies.map(\.description) == ["10.0.0.0/8", "192.168.1.1"])
         #expect(s.logFormat == .text)
         #expect(s.entrupy.token == "api-token-from-file")
+        #expect(s.notify.smtpPassword == "pw", "a blank value is unset, as in the environment")
         let reader = try sources(env, files: files).reader()
         #expect(try reader.value(RelaySettings.catalog.first { $0.key == "port" }!) == SettingValue(text: "9100", origin: "port in /etc/entrupy-relay/relay.yaml"))
     }
