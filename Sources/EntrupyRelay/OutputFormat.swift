@@ -83,6 +83,7 @@ enum OutputFormat {
             lines.append("  says      \([d.resultHeader, d.resultMessage].compactMap { $0 }.joined(separator: ": "))")
         }
         if let reason = d.resultReason { lines.append("  reason    \(reason)") }
+        if let initial = d.initialResult { lines.append("  first result \(ItemLabels.result(initial))") }
         lines += d.reasons.map { "  because   \($0.text)" + ($0.image.map { "  (\($0))" } ?? "") }
         if let info = d.flagInfo {
             lines.append("  flag info \([info.label, info.message].compactMap { $0 }.joined(separator: ": "))" + (info.id.map { "  [\($0)]" } ?? ""))

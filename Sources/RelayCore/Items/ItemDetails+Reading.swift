@@ -9,6 +9,7 @@ extension ItemDetails {
         details.resultHeader = text(item[path: "status.result.display.header"])
         details.resultMessage = text(item[path: "status.result.display.message"])
         details.resultReason = text(item[path: "status.result.reason"])
+        details.initialResult = item[path: "status.initial_result.id"]?.scalarText ?? text(item[path: "status.initial_result"])
         details.reasons = (item[path: "status.result.display.reasons"]?.arrayValue ?? []).compactMap(reason)
         let flag = item[path: "status.flag"]
         details.isFlaggable = flag?["is_flaggable"]?.boolValue
@@ -37,6 +38,7 @@ extension ItemDetails {
         }
         if let started = item["timestamp"], let time = eventTime("started", started) { times.append(time) }
         if let created = item[path: "timestamp.created_at"], let time = eventTime("created", created) { times.append(time) }
+        if let updated = item[path: "timestamp.last_updated_at"], let time = eventTime("last_updated", updated) { times.append(time) }
         return times
     }
 

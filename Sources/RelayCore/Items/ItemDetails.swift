@@ -45,6 +45,8 @@ public struct ItemDetails: Sendable, Equatable, Codable {
     public var resultMessage: String?
     /// Why an `invalid` result is invalid (`status.result.reason`, v1.2+).
     public var resultReason: String?
+    /// v2's `status.initial_result.id`: the first result, before any review changed it.
+    public var initialResult: String?
     public var reasons: [Reason] = []
     /// Whether the user may flag the result (SDK flag object); nil when not said.
     public var isFlaggable: Bool?

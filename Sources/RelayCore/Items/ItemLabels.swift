@@ -10,6 +10,7 @@ public enum ItemLabels {
         case "result_returned_at": "Result returned"
         case "started": "Authentication started"
         case "created": "Created"
+        case "last_updated": "Last updated"
         default: name
         }
     }

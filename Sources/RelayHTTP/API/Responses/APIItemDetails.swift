@@ -40,6 +40,7 @@ struct APIItemDetails: Encodable, Sendable {
     @AlwaysPresent var resultHeader: String?
     @AlwaysPresent var resultMessage: String?
     @AlwaysPresent var resultReason: String?
+    @AlwaysPresent var initialResult: String?
     let reasons: [Reason]
     @AlwaysPresent var isFlaggable: Bool?
     @AlwaysPresent var flagInfo: FlagInfo?
@@ -55,7 +56,7 @@ struct APIItemDetails: Encodable, Sendable {
     let textFields: [TextField]
 
     enum CodingKeys: String, CodingKey {
-        case resultHeader = "result_header", resultMessage = "result_message", resultReason = "result_reason", reasons
+        case resultHeader = "result_header", resultMessage = "result_message", resultReason = "result_reason", initialResult = "initial_result", reasons
         case isFlaggable = "is_flaggable", flagInfo = "flag_info", photos, certificateSite = "certificate_site"
         case certificatePreview = "certificate_preview", certificateID = "certificate_id", eventTimes = "event_times"
         case organization, activityName = "activity_name", activityMode = "activity_mode", formFactor = "form_factor"
@@ -66,6 +67,7 @@ struct APIItemDetails: Encodable, Sendable {
         resultHeader = d.resultHeader
         resultMessage = d.resultMessage
         resultReason = d.resultReason
+        initialResult = d.initialResult
         reasons = d.reasons.map { Reason(text: $0.text, image: $0.image) }
         isFlaggable = d.isFlaggable
         flagInfo = d.flagInfo.map { FlagInfo(id: $0.id, label: $0.label, message: $0.message) }
