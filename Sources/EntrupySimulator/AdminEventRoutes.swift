@@ -22,17 +22,19 @@ struct AdminEventRoutes: Sendable {
 
     /// `{customer_item_id?, mode?}` → `session.completed` for a fingerprinting session (Entrupy
     /// sends it for those too, `activity.name` `fingerprint`, mode `register` or `compare`). No
-    /// authentication exists for it: the API answers 404 for its id, as Entrupy's would.
+    /// authentication exists for it: the API answers 404 for its id, as Entrupy's would. Once v1
+    /// is retired the customer item ID sits where v2 puts it, `properties.customer_item_id`.
     private func fingerprint(_ fields: InputFields) throws -> Response {
         try fields.requireOnly(["customer_item_id", "mode"])
         let customerItemID = try fields.string("customer_item_id", maxLength: 256)
         let mode = try fields.string("mode", maxLength: 32) ?? "register"
         guard ["register", "compare"].contains(mode) else { throw SimInputError("mode must be register or compare") }
         let sessionID = SimIdentifier.make("fpr")
+        let identifiers = store.behaviour.apiVersion.webhooksInV2 ? "properties" : "text_fields"
         let session: SimJSON = .object([
             "entrupy_id": .string(sessionID),
             "activity": .object(["name": .string("fingerprint"), "mode": .string(mode)]),
-            "text_fields": .object(["customer_item_id": .optional(customerItemID)]),
+            identifiers: .object(["customer_item_id": .optional(customerItemID)]),
         ])
         let eventID = sender.send { id in
             WebhookEvent(id: id, type: WebhookEvent.sessionCompleted, entrupyID: sessionID, customerItemID: customerItemID, data: ["item": session])

@@ -10,6 +10,21 @@ struct AdminItemRoutes: Sendable {
     /// v1.4's three, and v2's `reviewed_ok` (its reference shows the flag as such a string).
     static let flags: Set<String> = ["none", "flagged", "resolved", "reviewed_ok"]
 
+    /// A flag the admin may set: one of `flags`, or any other lower-case identifier
+    /// (`[a-z][a-z0-9_]*`, at most 64), so a value Entrupy adds tomorrow can be played today.
+    static func isSettableFlag(_ flag: String) -> Bool {
+        if flags.contains(flag) { return true }
+        guard let first = flag.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), flag.utf8.count <= 64 else {
+            return false
+        }
+        return flag.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+    }
+
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/_sim/items") { _, _ in
             SimResponse.json(.object(["items": .array(store.allItems().map(\.json))]))
@@ -47,17 +62,18 @@ struct AdminItemRoutes: Sendable {
         return SimResponse.json(.object(["item": item.json, "event_id": .optional(eventID)]))
     }
 
-    /// `{flag: none|flagged|resolved|reviewed_ok, flag_info?: {id, label, message}, is_flaggable?, webhook?}`.
-    /// Any state may follow any other: the admin plays both the user and Entrupy's support.
+    /// `{flag: none|flagged|resolved|reviewed_ok|<other lower-case id>, flag_info?: {id, label, message},
+    /// is_flaggable?, webhook?}`. Any state may follow any other: the admin plays both the user and
+    /// Entrupy's support. The flag is stored as given (v2 renders `none` as null, the rest as is).
     private func setFlag(of id: String, _ fields: InputFields) throws -> Response {
         try fields.requireOnly(["flag", "flag_info", "is_flaggable", "webhook"])
-        guard let flag = try fields.string("flag", maxLength: 16), Self.flags.contains(flag) else {
-            throw SimInputError("flag must be none, flagged, resolved or reviewed_ok")
+        guard let flag = try fields.string("flag", maxLength: 64), Self.isSettableFlag(flag) else {
+            throw SimInputError("flag must be none, flagged, resolved, reviewed_ok or another lower-case identifier ([a-z][a-z0-9_]*)")
         }
         let info = try fields.object("flag_info").map { fields throws(SimInputError) in try FlagInfo.parse(fields) }
         let isFlaggable = try fields.bool("is_flaggable")
         let webhook = try fields.bool("webhook") ?? true
-        guard let item = store.modify(id, { item, _ in item.setFlag(flag, info: info, isFlaggable: isFlaggable) }) else {
+        guard let item = store.modify(id, { item, now in item.setFlag(flag, info: info, isFlaggable: isFlaggable, at: now) }) else {
             return SimResponse.error(.notFound, "no item \(id)")
         }
         let eventID = webhook ? sender.send(WebhookEvent.authenticationChanged, item: item) : nil

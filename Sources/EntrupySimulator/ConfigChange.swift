@@ -9,6 +9,7 @@ struct ConfigChange: Sendable {
         "rate_limit_per_second", "error_rate", "api_error_rate", "latency_ms", "api_latency_ms", "duplicate_webhooks",
         "webhook_drop_rate", "webhook_duplicate_rate", "webhook_reorder_ms", "webhook_retry_schedule_ms",
         "visibility_delay_ms", "variant_mix", "authorize_conflict_username", "lookup_answers_list", "search_cursor_string", "search_requires_category", "search_answers_nothing", "seed",
+        "api_version", "v1_retired_status",
     ]
 
     /// Reads the body on top of `current`, the behaviour in force now.
@@ -43,6 +44,19 @@ struct ConfigChange: Sendable {
         if let string = try fields.bool("search_cursor_string") { next.searchCursorAsString = string }
         if let required = try fields.bool("search_requires_category") { next.searchRequiresCategory = required }
         if let nothing = try fields.bool("search_answers_nothing") { next.searchAnswersNothing = nothing }
+        // A string as documented; a bare number (2, 1.4) is read as its text, as callers write versions both ways.
+        if let text = try fields.text("api_version", maxLength: 16) {
+            guard let version = SimulatorAPIVersion(rawValue: text) else {
+                throw SimInputError("api_version must be \(SimulatorAPIVersion.described)")
+            }
+            next.apiVersion = version
+        }
+        if fields.has("v1_retired_status") {
+            guard let status = fields.value("v1_retired_status")?.integerValue, status == 404 || status == 410 else {
+                throw SimInputError("v1_retired_status must be 410 or 404")
+            }
+            next.v1RetiredStatus = Int(status)
+        }
         if let schedule = try fields.array("webhook_retry_schedule_ms", maxCount: 20) {
             next.webhookRetryScheduleMilliseconds = try schedule.enumerated().map { index, element throws(SimInputError) in
                 guard let delay = element.integerValue, (0...600_000).contains(delay) else {

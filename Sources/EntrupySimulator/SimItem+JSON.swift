@@ -66,7 +66,8 @@ extension SimItem {
         }
     }
 
-    private var imagesJSON: SimJSON {
+    /// `images`, the same in v1.4 and v2.
+    var imagesJSON: SimJSON {
         let base = "\(Self.mediaBase)/items/\(entrupyID)/photos"
         let uploaded: [SimJSON] = (0..<photos).map { index in
             .object(["urls": .object([

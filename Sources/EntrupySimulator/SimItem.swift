@@ -1,5 +1,6 @@
 /// An authentication as the simulator holds it. `SimItem+JSON` renders it as the public v1.4
-/// item in the item's own variant; the fields here are the truth behind every rendering.
+/// item in the item's own variant, `SimItem+JSONv2` as the v2 item; the fields here are the
+/// truth behind every rendering.
 struct SimItem: Sendable {
     var entrupyID: String
     var customerItemID: String
@@ -20,6 +21,10 @@ struct SimItem: Sendable {
     /// `status.result.reason`, shown for an `invalid` result.
     var resultReason: String?
     var reasons: [ResultReason]
+    /// v2's `status.initial_result`: the first result the item ever had (the one it was created
+    /// with), kept through every later change; nil only for an item that never had one.
+    var initialResult: String?
+    var initialFinal: Bool?
 
     var flag: String
     var flagInfo: FlagInfo?
@@ -35,6 +40,8 @@ struct SimItem: Sendable {
     var submittedAt: Double
     var initialResultSetAt: Double?
     var resultReturnedAt: Double?
+    /// v2's `timestamp.last_updated_at`: creation, then every result or flag change.
+    var lastUpdatedAt: Double
     /// Before this (epoch seconds) the API answers as if the item did not exist yet.
     var visibleAt: Double
     /// Raised by every change; the simulator's own ordering of changes.
@@ -52,14 +59,20 @@ struct SimItem: Sendable {
         resultReason = reason
         self.reasons = reasons
         if initialResultSetAt == nil { initialResultSetAt = now }
+        if initialResult == nil {
+            initialResult = id
+            initialFinal = final
+        }
         resultReturnedAt = now
+        lastUpdatedAt = now
     }
 
     /// A flag change; a new state clears the old reason unless one is given.
-    mutating func setFlag(_ id: String, info: FlagInfo?, isFlaggable: Bool?) {
+    mutating func setFlag(_ id: String, info: FlagInfo?, isFlaggable: Bool?, at now: Double) {
         flag = id
         flagInfo = info
         if let isFlaggable { self.isFlaggable = isFlaggable }
+        lastUpdatedAt = now
     }
 
     /// The value a search filter key reads.

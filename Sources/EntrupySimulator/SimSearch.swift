@@ -15,9 +15,11 @@ struct SimSearch {
     let end: Double?
     let after: (submittedAt: Double, entrupyID: String)?
 
-    init(_ body: SimJSON) throws(SimInputError) {
+    /// - Parameter defaultLimit: the page size when `limit` is absent (20 on v1; v2 documents 10).
+    ///   Either way `limit` must be 1 to 25.
+    init(_ body: SimJSON, defaultLimit: Int = 20) throws(SimInputError) {
         let fields = try InputFields(body)
-        limit = Int(try fields.integer("limit", in: 1...25) ?? 20)
+        limit = Int(try fields.integer("limit", in: 1...25) ?? Int64(defaultLimit))
         var filters: [(key: String, values: Set<String>)] = []
         for (index, element) in (try fields.array("filters", maxCount: 50) ?? []).enumerated() {
             guard let members = element.objectValue else { throw SimInputError("filters[\(index)] must be an object") }

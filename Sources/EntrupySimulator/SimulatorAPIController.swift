@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// The Entrupy API routes (contract section 2) behind `SimulatorGate`. Items still inside their
-/// visibility delay are answered as if they did not exist.
+/// The Entrupy API routes (contract section 2) behind `SimulatorGate`: v1.4's here, v2's beside
+/// them in `SimulatorV2Routes` on the same gate. Items still inside their visibility delay are
+/// answered as if they did not exist.
 struct SimulatorAPIController: Sendable {
     let store: SimulatorStore
     let configuration: SimulatorConfiguration
@@ -43,6 +44,7 @@ struct SimulatorAPIController: Sendable {
         api.post("/v2/integrations/authorize-user") { request, _ in
             try await authorizeUser(SimResponse.fields(request))
         }
+        SimulatorV2Routes(store: store).addRoutes(to: api)
     }
 
     /// 200 with a signed request and the username; 409 (still signed) when the email or given

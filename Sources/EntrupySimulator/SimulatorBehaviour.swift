@@ -43,6 +43,14 @@ public struct SimulatorBehaviour: Sendable, Equatable {
     /// Whether every search answers no items.
     public var searchAnswersNothing: Bool = false
 
+    /// Which API versions are served (`api_version`): both (the default, today's simulator with
+    /// v2 beside it), v2 only (v1 retired) or v1.4 only (no v2).
+    public var apiVersion: SimulatorAPIVersion = .both
+
+    /// What a retired v1 route answers once `api_version` is `2`: 410 Gone, or 404 for a
+    /// service that simply dropped the routes (`v1_retired_status`, 410 or 404).
+    public var v1RetiredStatus: Int = 410
+
     public static let defaultRetrySchedule = [100, 200, 400, 800, 1600, 3200, 6400]
 
     public init() {}
@@ -67,6 +75,8 @@ public struct SimulatorBehaviour: Sendable, Equatable {
             "search_cursor_string": .bool(searchCursorAsString),
             "search_requires_category": .bool(searchRequiresCategory),
             "search_answers_nothing": .bool(searchAnswersNothing),
+            "api_version": .string(apiVersion.rawValue),
+            "v1_retired_status": .number(v1RetiredStatus),
         ]
     }
 }

@@ -1,10 +1,13 @@
 import Hummingbird
 import HTTPTypes
 
-/// In front of every API route, in this order: counts the request (per route, and for the peak
-/// rate), waits the injected latency, checks `Authorization: Token …` (401) and, on v1 routes,
-/// `Api-Version` (400), applies the per-token rate limit (429 + `Retry-After`), then the injected failures:
-/// `error_rate` (500) and `api_error_rate` (503 + `Retry-After: 1`).
+/// In front of every API route, v1 and v2 alike, in this order: counts the request (per route,
+/// and for the peak rate), waits the injected latency, checks `Authorization: Token …` (401),
+/// answers a route the `api_version` in force does not serve (v1 retired: `v1_retired_status`;
+/// no v2: 404), on v1 routes checks `Api-Version` (400), applies the per-token rate limit (429 +
+/// `Retry-After`), then the injected failures: `error_rate` (500) and `api_error_rate` (503 +
+/// `Retry-After: 1`). A refused version is still counted, so a benchmark sees the calls, but
+/// takes no rate-limit token and draws no failure: the route is not there to fail.
 struct SimulatorGate: RouterMiddleware {
     let store: SimulatorStore
     let token: String
@@ -17,6 +20,7 @@ struct SimulatorGate: RouterMiddleware {
         guard let header = request.headers[.authorization], header.hasPrefix("Token "), String(header.dropFirst(6)) == token else {
             return SimResponse.error(.unauthorized, "Invalid token.")
         }
+        if let refusal = Self.versionRefusal(path: request.uri.path, behaviour: behaviour) { return refusal }
         // The v1 routes want the header; Entrupy's documented v2 authorize-user request has none
         // (its v2 reference: "most endpoints also accept" it).
         if request.uri.path.hasPrefix("/v1/"), let apiVersion = HTTPField.Name("Api-Version"), request.headers[apiVersion] == nil {
@@ -40,6 +44,21 @@ struct SimulatorGate: RouterMiddleware {
             return Self.withRetryAfter(SimResponse.error(.serviceUnavailable, "Service temporarily unavailable."))
         default:
             return try await next(request, context)
+        }
+    }
+
+    /// The answer of a route the `api_version` in force does not serve, or nil when it is served.
+    /// `/v2/integrations/authorize-user` is served in every mode: it was v2 before v2 was.
+    private static func versionRefusal(path: String, behaviour: SimulatorBehaviour) -> Response? {
+        switch behaviour.apiVersion {
+        case .both:
+            return nil
+        case .v2Only:
+            guard path.hasPrefix("/v1/") else { return nil }
+            return SimResponse.error(behaviour.v1RetiredStatus == 404 ? .notFound : .gone, "API v1 is retired; use v2")
+        case .v1Only:
+            guard path.hasPrefix("/v2/"), !path.hasPrefix("/v2/integrations/") else { return nil }
+            return SimResponse.error(.notFound, "Not found.")
         }
     }
 

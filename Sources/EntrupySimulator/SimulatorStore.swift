@@ -121,9 +121,10 @@ final class SimulatorStore: Sendable {
                 size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
                 category: draft.category, formFactor: draft.formFactor, username: draft.username, organisation: organisation,
                 result: draft.result, final: draft.final, resultReason: draft.resultReason, reasons: draft.reasons,
+                initialResult: draft.result, initialFinal: draft.final,
                 flag: "none", flagInfo: nil, isFlaggable: true, photos: draft.photos, variant: variant, transferID: nil,
                 captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
-                visibleAt: now + Double(state.behaviour.visibilityDelayMilliseconds) / 1000, sequence: state.sequence
+                lastUpdatedAt: now, visibleAt: now + Double(state.behaviour.visibilityDelayMilliseconds) / 1000, sequence: state.sequence
             )
             state.items[id] = item
             state.byCustomer[draft.customerItemID, default: []].append(id)

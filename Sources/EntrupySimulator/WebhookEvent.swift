@@ -1,7 +1,8 @@
 import Foundation
 
 /// One event as Entrupy would send it: a fresh `evt_` id, the type, when it was created, the
-/// identifiers a receiver looks for first, and under `data` the item as it is now (v1.4 shape)
+/// identifiers a receiver looks for first, and under `data` the item as it is now (v1.4 shape,
+/// or v2's once v1 is retired: `data.item.entrupy_id` and `data.item.properties.customer_item_id`)
 /// plus what the event is about (`message`, `transfer`). The body is rendered once, so every
 /// copy and retry of the event carries the same bytes and signature.
 struct WebhookEvent: Sendable {
@@ -9,9 +10,10 @@ struct WebhookEvent: Sendable {
     let type: String
     let body: [UInt8]
 
-    init(id: String, type: String, item: SimItem, extra: [String: SimJSON], created: Date = Date()) {
+    /// - Parameter v2: the item in the v2 shape instead of v1.4's.
+    init(id: String, type: String, item: SimItem, extra: [String: SimJSON], v2: Bool = false, created: Date = Date()) {
         var data = extra
-        data["item"] = item.json
+        data["item"] = v2 ? item.jsonV2 : item.json
         self.init(id: id, type: type, entrupyID: item.entrupyID, customerItemID: item.customerItemID, data: data, created: created)
     }
 

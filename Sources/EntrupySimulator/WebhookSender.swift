@@ -29,11 +29,13 @@ final class WebhookSender: Service, Sendable {
         (stream, input) = AsyncStream<Delivery>.makeStream()
     }
 
-    /// Sends a `type` event about `item` as it is now, with `extra` beside it under `data`.
+    /// Sends a `type` event about `item` as it is now, with `extra` beside it under `data`, the
+    /// item in the shape the `api_version` in force gives webhooks (v2 once v1 is retired).
     /// Returns the event's id, or nil when no webhook URL is configured (nothing is sent).
     @discardableResult
     func send(_ type: String, item: SimItem, extra: [String: SimJSON] = [:]) -> String? {
-        send { id in WebhookEvent(id: id, type: type, item: item, extra: extra) }
+        let v2 = store.behaviour.apiVersion.webhooksInV2
+        return send { id in WebhookEvent(id: id, type: type, item: item, extra: extra, v2: v2) }
     }
 
     /// Sends the event `make` renders for the plan's event id (drops, copies and retries as drawn).

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The public v2 item (contract section 2a): what the `/v2/` routes answer and, once v1 is
+/// retired (`api_version` `"2"`), what webhooks carry. One shape for every item: the v1.4
+/// variants (flag as an object, `final` left out) are v1.4's, and v2 documents `status.flag`
+/// as a string or null and `status.result.final` beside every id.
+extension SimItem {
+    /// UTC with milliseconds: the stored times are to the millisecond, so two changes within a
+    /// second still read in order. A value type, so one instance serves every thread.
+    static let isoMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    var jsonV2: SimJSON {
+        var members: [String: SimJSON] = [
+            "entrupy_id": .string(entrupyID),
+            // `created_at` is the submission, not the capture start v1.4's `timestamp.epoch` is:
+            // search's date range and order are on the submission, so a reader windowing by
+            // `created_at` and this server's search agree.
+            "timestamp": .object([
+                "created_at": .string(Self.isoMilliseconds.format(Date(timeIntervalSince1970: submittedAt))),
+                "last_updated_at": .string(Self.isoMilliseconds.format(Date(timeIntervalSince1970: lastUpdatedAt))),
+            ]),
+            "status": .object([
+                "result": resultJSONv2,
+                "initial_result": initialResultJSON,
+                "flag": flag == "none" ? .null : .string(flag),
+            ]),
+            "activity": .object([
+                "name": .string("authentication"), "mode": .string("standard_authentication"),
+                "product_category": .string(category), "form_factor": .string(formFactor),
+            ]),
+            "properties": .object([
+                "customer_item_id": .string(customerItemID),
+                "brand": .string(Self.displayName(brand)), "brand_name": .string(Self.displayName(brand)),
+                "category": .string(Self.displayName(category)), "category_name": .string(Self.displayName(category)),
+                "model_name": model.map { .string(Self.displayName($0)) } ?? .null,
+            ]),
+            // `organization_id` and `user_id` are v2's; `user.username` is kept beside them. Our
+            // assumption: v2 still names the submitter's username somewhere, and the relay maps
+            // submitters (SDK users, authorize-user's `username`) by it.
+            "owner": .object([
+                "organization_id": .string("org_" + organisation.lowercased()),
+                "user_id": .string("usr_" + username),
+                "user": .object(["username": .string(username)]),
+            ]),
+            "text_fields": .object(textFieldsV2),
+            "images": imagesJSON,
+            "fingerprint_parent": .null,
+        ]
+        if hasCertificate {
+            members["certificate"] = .object(["certificate_id": .string("cert_" + entrupyID)])
+        }
+        return .object(members)
+    }
+
+    /// `{id, final, display}`: `final` always, and `reason` for an invalid result as in v1.4.
+    private var resultJSONv2: SimJSON {
+        let display = ResultCatalogue.display(for: result)
+        var members: [String: SimJSON] = [
+            "id": .string(result),
+            "final": .bool(final),
+            "display": .object([
+                "header": .string(display.header), "message": .string(display.message),
+                "reasons": .array(reasons.map(\.json)),
+            ]),
+        ]
+        if result == "invalid" {
+            members["reason"] = .string(resultReason ?? ResultCatalogue.defaultInvalidReason)
+        }
+        return .object(members)
+    }
+
+    /// `{id, final}` of the first result the item had; null if it never had one.
+    private var initialResultJSON: SimJSON {
+        guard let initialResult else { return .null }
+        let final = initialFinal ?? ResultCatalogue.isFinalWhenUnstated(initialResult)
+        return .object(["id": .string(initialResult), "final": .bool(final)])
+    }
+
+    /// Free keys, only those the item has. The customer item ID is not among them: v2 moved it
+    /// to `properties.customer_item_id`, and a reader must find it there.
+    private var textFieldsV2: [String: SimJSON] {
+        let pairs: [(String, String?)] = [
+            ("order_id", orderID), ("style_code", styleCode), ("size", size), ("upc", upc), ("serial", serial),
+        ]
+        var fields: [String: SimJSON] = [:]
+        for case let (key, value?) in pairs { fields[key] = .string(value) }
+        return fields
+    }
+}
