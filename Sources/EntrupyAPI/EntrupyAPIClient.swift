@@ -7,7 +7,8 @@ import NIOHTTP1
 public import RelayCore
 public import RelayRuntime
 
-/// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user, health.
+/// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user, health, in
+/// the version and at the routes `EntrupyAPIRoutes` gives.
 /// Every call first takes a token of its priority from the budget (shared by every replica);
 /// a 429 pauses the budget for its `Retry-After` so all callers back off together. Redirects
 /// are never followed.
@@ -31,11 +32,10 @@ public struct EntrupyAPIClient: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 
-    /// `GET /v1/lookup/authentications/{customer_item_id}`: the latest authentication for it,
+    /// `GET …/lookup/authentications/{customer_item_id}`: the latest authentication for it,
     /// whether Entrupy answers one item or a list of them (an empty list is not found).
     public func lookup(customerItemID: String, priority: APIPriority = .webhook) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/lookup/authentications/" + PercentEncoding.pathSegment(customerItemID), route: "lookup",
-                                  priority: priority)
+        let json = try await send(.GET, configuration.routes.lookupPath(customerItemID), route: "lookup", priority: priority)
         let item: EntrupyItem?
         do { item = try EntrupyItemParser.parseLookup(json) } catch {
             throw EntrupyAPIError.invalidResponse("\(error)")
@@ -44,22 +44,40 @@ public struct EntrupyAPIClient: Sendable {
         return item
     }
 
-    /// `GET /v1/authentications/{entrupy_id}`.
+    /// `GET …/authentications/{entrupy_id}`.
     public func item(entrupyID: String, priority: APIPriority = .webhook) async throws -> EntrupyItem {
-        let json = try await send(.GET, "/v1/authentications/" + PercentEncoding.pathSegment(entrupyID), route: "get", priority: priority)
+        let json = try await send(.GET, configuration.routes.itemPath(entrupyID), route: "get", priority: priority)
         return try parseItem(json)
     }
 
-    /// `POST /v1/search/authentications`: one page.
+    /// `POST …/search/authentications`: one page (at most the version's limit of items).
     public func search(_ query: SearchQuery, priority: APIPriority = .background) async throws -> SearchPage {
-        try SearchPage.parse(try await send(.POST, "/v1/search/authentications", route: "search", priority: priority, body: query.body))
+        try SearchPage.parse(try await searchAnswer(query, priority: priority))
     }
 
-    /// `GET /v1/health`: returns when Entrupy answers `{"status": "ok"}` to this token; throws
+    /// A search page's JSON as Entrupy sent it (for `entrupy check`, which looks at its shape).
+    public func searchAnswer(_ query: SearchQuery, priority: APIPriority = .background) async throws -> JSONValue {
+        var query = query
+        query.limit = min(query.limit, configuration.routes.searchLimit)
+        return try await send(.POST, configuration.routes.search, route: "search", priority: priority, body: query.body)
+    }
+
+    /// The lookup's JSON as Entrupy sent it (for `entrupy check`).
+    public func lookupAnswer(customerItemID: String) async throws -> JSONValue {
+        try await send(.GET, configuration.routes.lookupPath(customerItemID), route: "lookup", priority: .interactive)
+    }
+
+    /// `GET …/health`: returns when Entrupy answers `{"status": "ok"}` to this token; throws
     /// `EntrupyAPIError.unauthorized` for a refused token and the other errors as they come.
     public func health() async throws {
         // A check every half minute or so per replica: it goes ahead of background work so /readyz stays current.
-        let json = try await send(.GET, "/v1/health", route: "health", priority: .interactive)
+        let json: JSONValue
+        do {
+            json = try await send(.GET, configuration.routes.health, route: "health", priority: .interactive)
+        } catch EntrupyAPIError.notFound {
+            // Health always exists: a 404 says the route (the version) is not there.
+            throw EntrupyAPIError.routeGone(status: 404, path: configuration.routes.health)
+        }
         guard json["status"]?.stringValue == "ok" else {
             throw EntrupyAPIError.invalidResponse("health answer is not {\"status\": \"ok\"}")
         }
@@ -69,12 +87,12 @@ public struct EntrupyAPIClient: Sendable {
     /// (an HTTP request in flight) pass the wait on instead.
     public func rateLimitedFor() async -> Duration? { await budget.remainingPause() }
 
-    /// `POST /v2/integrations/authorize-user`. A 409 still carries a usable signed request,
+    /// `POST /v2/integrations/authorize-user` (in either version). A 409 still carries a usable signed request,
     /// with or without the username (then the one stored stays). Entrupy's documented request
     /// carries no `Api-Version`, so none is sent: the v1 routes' 1.4 is not this route's.
     public func authorizeUser(_ request: AuthorizeUserRequest) async throws -> AuthorizeUserResult {
         let body = try JSONValue.parse(Array(JSONEncoder().encode(request)))
-        let (status, json) = try await exchange(.POST, "/v2/integrations/authorize-user", route: "authorize_user", priority: .interactive,
+        let (status, json) = try await exchange(.POST, configuration.routes.authorizeUser, route: "authorize_user", priority: .interactive,
                                                 body: body, accept: [200, 409], apiVersion: nil)
         guard let signed = json["signed_authorization_request"]?.stringValue, !signed.isEmpty else {
             throw EntrupyAPIError.invalidResponse("authorize-user answer lacks signed_authorization_request")
@@ -93,7 +111,7 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     private func send(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue? = nil) async throws -> JSONValue {
-        try await exchange(method, path, route: route, priority: priority, body: body, accept: [200], apiVersion: configuration.apiVersion).1
+        try await exchange(method, path, route: route, priority: priority, body: body, accept: [200], apiVersion: configuration.routes.versionHeader).1
     }
 
     /// - Parameter apiVersion: the `Api-Version` header, or nil for a route that takes none.
@@ -146,6 +164,7 @@ public struct EntrupyAPIClient: Sendable {
         }
         switch status {
         case 404: throw EntrupyAPIError.notFound
+        case 410: throw EntrupyAPIError.routeGone(status: 410, path: path)
         case 429:
             let after = RetryAfter.parse(response.headers.first(name: "Retry-After"))
             await budget.pauseCallers(for: after ?? .seconds(1))

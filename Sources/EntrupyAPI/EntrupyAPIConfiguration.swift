@@ -4,15 +4,18 @@
 public struct EntrupyAPIConfiguration: Sendable, CustomStringConvertible {
     public var baseURL: String
     public var token: String
-    public var apiVersion: String
+    /// The version spoken and its routes.
+    public var routes: EntrupyAPIRoutes
     public var requestTimeout: Duration
 
-    public init(baseURL: String, token: String, apiVersion: String = "1.4", requestTimeout: Duration = .seconds(10)) {
+    public init(baseURL: String, token: String, routes: EntrupyAPIRoutes = .v2, requestTimeout: Duration = .seconds(10)) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
-        self.apiVersion = apiVersion
+        self.routes = routes
         self.requestTimeout = requestTimeout
     }
 
-    public var description: String { "EntrupyAPI(\(baseURL), Api-Version \(apiVersion), token redacted)" }
+    public var description: String {
+        "EntrupyAPI(\(baseURL), v\(routes.version.rawValue), Api-Version \(routes.versionHeader ?? "none"), token redacted)"
+    }
 }

@@ -5,12 +5,27 @@ extension EntrupyAPISettings {
     public static let url = TextSetting("entrupy_api_url", takes: "an http(s) URL", default: "https://api.entrupy.com", "Entrupy's REST API")
     public static let token = TextSetting("entrupy_api_token", takes: "text", defaultText: "required for `serve` (unless `--no-worker`), `worker`, `backfill`",
         secret: true, "the organisation's API token, sent as `Authorization: Token …`")
+    public static let version = TextSetting("entrupy_api_version", takes: "`2` or `1.4`", default: "2",
+        "the Entrupy API version spoken: `2`, as Entrupy advises new integrations, or `1.4`; each has its own routes (below)")
+    public static let versionHeader = TextSetting("entrupy_api_version_header", takes: "text, or `none`", defaultText: "`1.4` with version 1.4, none with 2",
+        "the `Api-Version` header sent on the item, search and health routes")
+    public static let itemPath = TextSetting("entrupy_api_item_path", takes: "a path with `{id}`", defaultText: "`/v2/authentications/{id}` (v1.4: `/v1/…`)",
+        "the route of an authentication by Entrupy ID; v2's paths are our assumption (docs/entrupy.md)")
+    public static let lookupPath = TextSetting("entrupy_api_lookup_path", takes: "a path with `{customer_item_id}`",
+        defaultText: "`/v2/lookup/authentications/{customer_item_id}` (v1.4: `/v1/…`)", "the route of the latest authentication for a customer item ID")
+    public static let searchPath = TextSetting("entrupy_api_search_path", takes: "a path", defaultText: "`/v2/search/authentications` (v1.4: `/v1/…`)",
+        "the search route")
+    public static let healthPath = TextSetting("entrupy_api_health_path", takes: "a path", defaultText: "`/v2/health` (v1.4: `/v1/health`)",
+        "the route that checks Entrupy answers and accepts the token")
     public static let rate = IntegerSetting("entrupy_api_rate", default: 10, range: 1...10_000,
         "the organisation's limit: API requests in any one second by all replicas together; webhook reconciles go first, then people, then background work")
     public static let timeout = IntegerSetting("entrupy_api_timeout_seconds", default: 10, range: 1...300, "per API request")
     public static let healthInterval = IntegerSetting("entrupy_health_interval_seconds", default: 30, range: 1...3_600,
-        "how often `GET /v1/health` checks that Entrupy answers and accepts the token (`/readyz`, `relay_entrupy_up`)")
+        "how often the health route checks that Entrupy answers and accepts the token (`/readyz`, `relay_entrupy_up`)")
 
     /// Every setting read here, in the reference's order.
-    public static let catalog: [Setting] = [url.setting, token.setting, rate.setting, timeout.setting, healthInterval.setting]
+    public static let catalog: [Setting] = [
+        url.setting, token.setting, version.setting, versionHeader.setting, itemPath.setting, lookupPath.setting, searchPath.setting,
+        healthPath.setting, rate.setting, timeout.setting, healthInterval.setting,
+    ]
 }

@@ -69,11 +69,11 @@ extension ConfigCheckCommand {
         logger.logLevel = .critical
         let http = EntrupyAPIClient.makeHTTPClient()
         let api = EntrupyAPIClient(
-            configuration: EntrupyAPIConfiguration(baseURL: settings.entrupy.url, token: token, requestTimeout: .seconds(settings.entrupy.timeoutSeconds)),
+            configuration: EntrupyAPIConfiguration(baseURL: settings.entrupy.url, token: token, routes: settings.entrupy.routes, requestTimeout: .seconds(settings.entrupy.timeoutSeconds)),
             http: http, budget: RateBudget(ratePerSecond: 1), logger: logger)
         do {
             try await withDeadline(Self.connectLimit) { try await api.health() }
-            report.pass("entrupy", "\(settings.entrupy.url): answers, and accepts the token")
+            report.pass("entrupy", "\(settings.entrupy.url) (v\(settings.entrupy.routes.version.rawValue)): answers, and accepts the token")
         } catch {
             report.fail("entrupy", "\(settings.entrupy.url): \(error)")
         }

@@ -22,7 +22,7 @@ struct CommandLineTests {
     static func environment(_ db: DatabaseURL?, _ extra: [String: String] = [:]) -> [String: String] {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "ENTRUPY_RELAY_LOG_LEVEL": "warning",
                    // Dozens of relays share the suite's PostgreSQL: two connections warmed at start each, not the whole pool.
-                   "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": "2"]
+                   "ENTRUPY_RELAY_DATABASE_POOL_WARM_SIZE": "2", "ENTRUPY_RELAY_ENTRUPY_API_VERSION": TestSimulator.suiteAPIVersion]
         if let db {
             env["DATABASE_URL"] = "postgres://\(db.username):\(db.password ?? "")@\(db.host):\(db.port)/\(db.database)?sslmode=disable"
         }

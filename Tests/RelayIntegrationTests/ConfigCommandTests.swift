@@ -81,7 +81,7 @@ struct ConfigCommandTests {
             #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
             #expect(good.stdout.contains("ok      database  "))
             #expect(good.stdout.contains("not encrypted, schema current"))
-            #expect(good.stdout.contains("ok      entrupy   \(simulator.baseURL): answers, and accepts the token"))
+            #expect(good.stdout.contains("ok      entrupy   \(simulator.baseURL) (v1.4): answers, and accepts the token"))
 
             env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] = "not-the-token"
             env["DATABASE_URL"] = env["DATABASE_URL"]!.replacingOccurrences(of: "://\(database.username):", with: "://\(database.username):wrong")

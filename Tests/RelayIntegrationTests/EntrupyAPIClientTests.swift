@@ -19,12 +19,12 @@ struct EntrupyAPIClientTests {
         #expect(page.nextCursor == .array([.string("1"), .string("B")]))
     }
 
-    func withClient(token: String = TestSimulator.token, rate: Double = 1000,
+    func withClient(token: String = TestSimulator.token, rate: Double = 1000, routes: EntrupyAPIRoutes = .v1_4,
                     _ body: @escaping @Sendable (EntrupyAPIClient, TestSimulator) async throws -> Void) async throws {
         try await TestSimulator.with(webhookURL: nil) { sim async throws in
             try await sim.configure(["rate_limit_per_second": .number(0)])
             let http = EntrupyAPIClient.makeHTTPClient()
-            let client = EntrupyAPIClient(configuration: .init(baseURL: sim.baseURL, token: token),
+            let client = EntrupyAPIClient(configuration: .init(baseURL: sim.baseURL, token: token, routes: routes),
                                           http: http, budget: RateBudget(ratePerSecond: rate), logger: TestDatabase.logger)
             do {
                 try await body(client, sim)

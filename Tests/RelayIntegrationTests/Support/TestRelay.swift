@@ -78,6 +78,7 @@ struct TestRelay {
         env["ENTRUPY_RELAY_ENTRUPY_API_URL"] = env["ENTRUPY_RELAY_ENTRUPY_API_URL"] ?? "http://127.0.0.1:9"
         env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] = env["ENTRUPY_RELAY_ENTRUPY_API_TOKEN"] ?? "unused"
         env["ENTRUPY_RELAY_JOB_POLL_MS"] = env["ENTRUPY_RELAY_JOB_POLL_MS"] ?? "200"
+        env["ENTRUPY_RELAY_ENTRUPY_API_VERSION"] = env["ENTRUPY_RELAY_ENTRUPY_API_VERSION"] ?? TestSimulator.suiteAPIVersion
         var settings = try settings(database, extra: env)
         customise(&settings)
         let logger = TestDatabase.logger

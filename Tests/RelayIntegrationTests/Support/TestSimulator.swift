@@ -10,6 +10,10 @@ import ServiceLifecycle
 /// admin API.
 struct TestSimulator: Sendable {
     static let token = "sim-test-token"
+    /// The API version the relays of most suites speak: they were written against v1.4's item
+    /// (certificate sites, flag info, brand ids), which v2's lacks. The pipeline in v2, the
+    /// relay's default, is `EntrupyVersionTests`'s, against a simulator that serves only v2.
+    static let suiteAPIVersion = "1.4"
     let port: Int
     let http: HTTPClient
 
