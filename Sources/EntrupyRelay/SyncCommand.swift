@@ -39,9 +39,13 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append("last complete pass: none yet")
             }
             if let current = status.current {
-                lines.append("pass under way: started \(formatter.string(from: current.startedAt)), window \(formatter.string(from: current.windowStart)) "
+                lines.append("pass under way: \(current.tier ?? "all") started \(formatter.string(from: current.startedAt)), window \(formatter.string(from: current.windowStart)) "
                     + "to \(formatter.string(from: current.windowEnd)), \(current.pages) pages, \(current.itemsChecked) items checked, "
                     + "\(current.changesFound) changes found")
+            }
+            if !status.tiersCompleted.isEmpty {
+                lines.append("windows last walked whole: " + status.tiersCompleted.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                    .map { "\(TerminalText.printable($0.key)) \(formatter.string(from: $0.value))" }.joined(separator: ", "))
             }
             if let error = status.lastError {
                 lines.append("last error: \(TerminalText.printable(error))" + (status.lastErrorAt.map { " at \(formatter.string(from: $0))" } ?? ""))
@@ -76,6 +80,10 @@ struct SyncCommand: AsyncParsableCommand {
                 print("another replica is running a sync pass; try again later")
                 throw ExitCode(3)
             }
+            guard outcome.completed else {
+                print("no pass due: every window of ENTRUPY_RELAY_SYNC_TIERS was walked within its interval")
+                return
+            }
             print("sync pass complete: \(outcome.itemsChecked) items checked in \(outcome.pages) pages, \(outcome.changesFound) changed")
         }
     }
@@ -91,6 +99,8 @@ struct SyncStatusJSON: Encodable {
     let running: Bool
     let currentPages: Int?
     let currentItemsChecked: Int?
+    let currentTier: String?
+    let tiersCompleted: [String: Date]
     let lastError: String?
 
     init(_ status: SyncStatus) {
@@ -102,12 +112,15 @@ struct SyncStatusJSON: Encodable {
         running = status.current != nil
         currentPages = status.current?.pages
         currentItemsChecked = status.current?.itemsChecked
+        currentTier = status.current.map { $0.tier ?? "all" }
+        tiersCompleted = status.tiersCompleted
         lastError = status.lastError
     }
 
     enum CodingKeys: String, CodingKey {
         case lastStartedAt = "last_started_at", lastFinishedAt = "last_finished_at", lastAgeSeconds = "last_age_seconds"
         case lastItemsChecked = "last_items_checked", lastChangesFound = "last_changes_found", running
-        case currentPages = "current_pages", currentItemsChecked = "current_items_checked", lastError = "last_error"
+        case currentPages = "current_pages", currentItemsChecked = "current_items_checked", currentTier = "current_tier"
+        case tiersCompleted = "tiers_completed", lastError = "last_error"
     }
 }

@@ -93,7 +93,7 @@ struct EntrupyAssumptionTests {
             #expect(try await stack.waitFor(item, result: "authentic", timeout: .seconds(10)))
             try await TestDatabase.withClient(stack.database) { client in
                 let store = PostgresSyncStore(client: client, logger: TestDatabase.logger)
-                _ = try await store.resumeOrStart(lookback: .seconds(86_400))
+                _ = try await store.resumeOrStart(tiers: .standard, lookback: .seconds(86_400))
                 // An earlier run walked a page of 25, and its cursor is past every item.
                 try await store.checkpoint(cursor: .array([.string("0"), .string("A")]), items: 25, changes: 0)
             }

@@ -43,22 +43,29 @@ struct SyncTests {
     @Test func aPassResumesFromItsCheckpointAndOnlyOneReplicaHoldsIt() async throws {
         try await TestDatabase.withFresh { db, client async throws in
             let store = PostgresSyncStore(client: client, logger: TestDatabase.logger)
-            let first = try await store.resumeOrStart(lookback: .seconds(86_400))
-            #expect(first.cursor == nil && first.pages == 0)
+            let tiers = try SyncTiers("1h@0,1d@1h,all@1d")
+            let first = try #require(try await store.resumeOrStart(tiers: tiers, lookback: .seconds(86_400)))
+            #expect(first.cursor == nil && first.pages == 0 && first.tier == "all", "the first pass walks the whole window")
             #expect(abs(first.windowEnd.timeIntervalSince(first.windowStart) - 86_400) < 1)
             let cursor = JSONValue.array([.string("1700000000.5"), .string("SIM-42")])
             try await store.checkpoint(cursor: cursor, items: 25, changes: 2)
             // A replica that takes over (after a restart, say) continues from the saved page, same window.
-            let resumed = try await store.resumeOrStart(lookback: .seconds(60))
+            let resumed = try #require(try await store.resumeOrStart(tiers: tiers, lookback: .seconds(60)))
             #expect(resumed.cursor == cursor && resumed.pages == 1 && resumed.itemsChecked == 25 && resumed.changesFound == 2)
             #expect(resumed.windowStart == first.windowStart && resumed.startedAt == first.startedAt)
-            try await store.finish()
+            try await store.finish(covering: tiers.covered(by: tiers.tiers[2]))
             let status = try await store.status()
             #expect(status.current == nil && status.lastItemsChecked == 25 && status.lastChangesFound == 2)
+            #expect(Set(status.tiersCompleted.keys) == ["1h", "1d", "all"])
+            #expect(abs((status.tiersCompleted["all"] ?? .distantPast).timeIntervalSince(first.startedAt)) < 0.01)
             #expect((status.lastAgeSeconds ?? -1) >= 0 && (status.lastAgeSeconds ?? 99) < 5)
-            // After a complete pass a new one starts from the top.
-            let next = try await store.resumeOrStart(lookback: .seconds(60))
-            #expect(next.cursor == nil && next.pages == 0 && next.startedAt > first.startedAt)
+            // After a complete pass a new one starts from the top, over the narrowest tier: only it is due.
+            let next = try #require(try await store.resumeOrStart(tiers: tiers, lookback: .seconds(86_400)))
+            #expect(next.cursor == nil && next.pages == 0 && next.startedAt > first.startedAt && next.tier == "1h")
+            #expect(abs(next.windowEnd.timeIntervalSince(next.windowStart) - 3_600) < 1)
+            try await store.finish(covering: ["1h"])
+            // With every tier completed within its interval, no pass is due.
+            #expect(try await store.resumeOrStart(tiers: try SyncTiers("1h@1h,all@1d"), lookback: .seconds(86_400)) == nil)
 
             // While one holds the pass, another is turned away at once; afterwards it may take it.
             let (entered, enteredSignal) = AsyncStream<Void>.makeStream()

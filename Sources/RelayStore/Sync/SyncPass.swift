@@ -12,8 +12,12 @@ public struct SyncPass: Sendable, Equatable {
     public var pages: Int
     public var itemsChecked: Int
     public var changesFound: Int
+    /// The tier of `SyncTiers` it walks (nil for a pass begun before tiers existed).
+    public var tier: String?
 
-    public init(startedAt: Date, windowStart: Date, windowEnd: Date, cursor: JSONValue?, pages: Int, itemsChecked: Int, changesFound: Int) {
+    public init(startedAt: Date, windowStart: Date, windowEnd: Date, cursor: JSONValue?, pages: Int, itemsChecked: Int, changesFound: Int,
+                tier: String? = nil) {
+        self.tier = tier
         self.startedAt = startedAt
         self.windowStart = windowStart
         self.windowEnd = windowEnd

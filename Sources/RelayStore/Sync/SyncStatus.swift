@@ -13,9 +13,13 @@ public struct SyncStatus: Sendable, Equatable {
     public var current: SyncPass?
     public var lastError: String?
     public var lastErrorAt: Date?
+    /// When each tier's last complete pass started, by tier name.
+    public var tiersCompleted: [String: Date]
 
     public init(lastStartedAt: Date? = nil, lastFinishedAt: Date? = nil, lastItemsChecked: Int? = nil, lastChangesFound: Int? = nil,
-                lastAgeSeconds: Double? = nil, lastStartAgeSeconds: Double? = nil, current: SyncPass? = nil, lastError: String? = nil, lastErrorAt: Date? = nil) {
+                lastAgeSeconds: Double? = nil, lastStartAgeSeconds: Double? = nil, current: SyncPass? = nil, lastError: String? = nil, lastErrorAt: Date? = nil,
+                tiersCompleted: [String: Date] = [:]) {
+        self.tiersCompleted = tiersCompleted
         self.lastStartedAt = lastStartedAt
         self.lastFinishedAt = lastFinishedAt
         self.lastItemsChecked = lastItemsChecked

@@ -3,13 +3,15 @@ public import EntrupyAPI
 import Foundation
 public import Logging
 import Metrics
-import RelayCore
+public import RelayCore
 public import RelayRuntime
 public import RelayStore
 public import ServiceLifecycle
 
 /// Re-verification by search: webhooks can be lost, so every `interval` one replica walks
-/// Entrupy's search API over the last `lookback` of submissions, 25 items a call, and applies
+/// Entrupy's search API over a window of recent submissions (the widest of `tiers` that is due:
+/// the last day every pass, the week hourly, the whole `lookback` daily by default, so a pass
+/// costs about what changed, not the whole history), 25 items a call, and applies
 /// every item whose state differs from the stored one (source `sync`): items never seen are
 /// created, and a flag raised on a final item is caught. The pass holds a lock in PostgreSQL
 /// (one replica at a time), saves its cursor after each page (a restart resumes), and spends
@@ -28,6 +30,7 @@ public struct SyncService: Service {
     let store: PostgresSyncStore
     let interval: Duration
     let lookback: Duration
+    let tiers: SyncTiers
     /// The sync's share of the API budget (`ENTRUPY_RELAY_ENTRUPY_API_RATE` × `ENTRUPY_RELAY_SYNC_BUDGET_SHARE`), taken on top of the client's own.
     let budget: RateBudget
     /// Every search carries it: Entrupy's answers nothing without one.
@@ -36,7 +39,8 @@ public struct SyncService: Service {
 
     /// - Parameter categories: searched besides the known ones (`ENTRUPY_RELAY_SYNC_CATEGORIES`).
     public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, store: PostgresSyncStore, interval: Duration, lookback: Duration,
-                budget: RateBudget, categories: [String] = [], logger: Logger) {
+                tiers: SyncTiers = .standard, budget: RateBudget, categories: [String] = [], logger: Logger) {
+        self.tiers = tiers
         categoryFilter = SearchQuery.categoryFilter(extra: categories)
         self.api = api
         self.pipeline = pipeline
@@ -105,13 +109,17 @@ public struct SyncService: Service {
 
     private func walk() async throws -> Outcome {
         let started = ContinuousClock.now
-        var pass = try await store.resumeOrStart(lookback: lookback)
+        guard var pass = try await store.resumeOrStart(tiers: tiers, lookback: lookback) else {
+            logger.debug("sync: every tier's window was walked within its interval; no pass due")
+            return Outcome()
+        }
         let notifySince = try await store.notifySince()
         var outcome = Outcome()
         var seenCursors = Set<String>()
         var resumedCursor = pass.cursor
         logger.info("sync pass", metadata: [
-            "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)", "resumed_at_page": "\(pass.pages)",
+            "tier": "\(pass.tier ?? "all")", "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)",
+            "resumed_at_page": "\(pass.pages)",
         ])
         while true {
             try Task.checkCancellation()
@@ -124,7 +132,8 @@ public struct SyncService: Service {
                 // (once: a cursor refused in the middle of a walk ends the pass as failed below).
                 logger.notice("sync: the search refused the saved cursor; starting the pass again")
                 try await store.abandon()
-                pass = try await store.resumeOrStart(lookback: lookback)
+                guard let fresh = try await store.resumeOrStart(tiers: tiers, lookback: lookback) else { return outcome }
+                pass = fresh
                 resumedCursor = nil
                 seenCursors.removeAll()
                 continue
@@ -154,12 +163,16 @@ public struct SyncService: Service {
             guard let next else { break }
             pass.cursor = next
         }
-        try await store.finish()
+        // A pass begun before tiers existed walked the whole window.
+        let tier = tiers.tiers.first { $0.name == pass.tier } ?? tiers.tiers[tiers.tiers.count - 1]
+        try await store.finish(covering: tiers.covered(by: tier))
         outcome.completed = true
         // A resumed pass counts the pages its earlier runs walked too.
-        try await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, windowStart: pass.windowStart)
+        await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, pass: pass)
         MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
+        MetricHandles.counter("relay_sync_passes_total", [("tier", tier.name)]).increment()
         logger.info("sync pass complete", metadata: [
+            "tier": "\(tier.name)",
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
         ])
         return outcome
@@ -169,9 +182,18 @@ public struct SyncService: Service {
     /// means the search answers nothing (a filter Entrupy wants, another organisation's token),
     /// not that nothing changed: the safety net is gone, so say so in the log, a metric and
     /// `sync status`.
-    private func warnIfBlind(itemsChecked: Int, windowStart: Date) async throws {
+    /// The pass is complete by then: a failure here is logged as what it is, never as a stopped pass.
+    private func warnIfBlind(itemsChecked: Int, pass: SyncPass) async {
         guard itemsChecked == 0 else { return }
-        let held = try await store.itemsSubmitted(since: windowStart, atMost: 1_000)
+        do {
+            try await warnIfHeld(from: pass.windowStart, to: pass.windowEnd)
+        } catch {
+            logger.notice("sync: could not check whether the complete pass was blind", metadata: ["error": "\(StoreFailure.describe(error))"])
+        }
+    }
+
+    private func warnIfHeld(from windowStart: Date, to windowEnd: Date) async throws {
+        let held = try await store.itemsSubmitted(since: windowStart, until: windowEnd, atMost: 1_000)
         guard held > 0 else { return }
         let count = held >= 1_000 ? "at least 1,000" : "\(held)"
         let message = "the pass saw no items while the relay holds \(count) submitted in its window: Entrupy's search answered nothing; "
@@ -250,7 +272,7 @@ extension EntrupyAPIError {
     var isPassing: Bool {
         switch self {
         case .server, .transport, .rateLimited, .budgetUnavailable: true
-        case .notFound, .unauthorized, .rejected, .invalidResponse: false
+        case .notFound, .unauthorized, .routeGone, .rejected, .invalidResponse: false
         }
     }
 }

@@ -26,6 +26,9 @@ extension WorkerSettings {
     public static let syncInterval = IntegerSetting("sync_interval_seconds", default: 900, range: 0...604_800,
         "a sync pass (re-verification by search) this long after the last complete one; 0 turns it off")
     public static let syncLookback = IntegerSetting("sync_lookback_days", default: 90, range: 1...3_650, "how far back in submissions a pass looks")
+    public static let syncTiers = TextSetting("sync_tiers", takes: "`SPAN@EVERY` entries, comma-separated", default: SyncTiers.standardText,
+        "which window a pass walks: the widest tier due (EVERY since it last completed; 0 is every pass; `all` is the whole lookback), "
+            + "so a pass costs what changed, not 90 days of history")
     public static let syncBudgetShare = DecimalSetting("sync_budget_share", default: 0.3, range: 0.01...1,
         "the share of `entrupy_api_rate` a sync pass may spend")
     public static let syncCategories = TextSetting("sync_categories", takes: "category names, comma-separated",
@@ -39,6 +42,6 @@ extension WorkerSettings {
     public static let catalog: [Setting] = [
         concurrency.setting, jobLease.setting, jobPoll.setting, jobBackoffBase.setting, jobMaxCrashes.setting, jobTimeout.setting,
         jobShutdownDrain.setting, reconcileMaxAttempts.setting, notFoundWindow.setting, sweepInterval.setting, sweepAge.setting,
-        syncInterval.setting, syncLookback.setting, syncBudgetShare.setting, syncCategories.setting, pruneCompleted.setting, pruneDead.setting,
+        syncInterval.setting, syncLookback.setting, syncTiers.setting, syncBudgetShare.setting, syncCategories.setting, pruneCompleted.setting, pruneDead.setting,
     ]
 }

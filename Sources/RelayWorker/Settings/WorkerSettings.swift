@@ -23,6 +23,8 @@ public struct WorkerSettings: Sendable {
     public var syncIntervalSeconds: Int
     public var syncLookbackDays: Int
     public var syncBudgetShare: Double
+    /// Which window each pass walks (`SyncTiers`).
+    public var syncTiers: SyncTiers
     /// Categories searched besides the known ones (`SearchQuery.knownCategories`).
     public var syncCategories: [String]
     public var pruneCompletedHours: Int
@@ -43,6 +45,7 @@ public struct WorkerSettings: Sendable {
         syncIntervalSeconds = try reader.integer(Self.syncInterval)
         syncLookbackDays = try reader.integer(Self.syncLookback)
         syncBudgetShare = try reader.decimal(Self.syncBudgetShare)
+        syncTiers = try reader.parsed(Self.syncTiers) { text throws(SettingProblem) in try SyncTiers(text) } ?? .standard
         syncCategories = try reader.parsed(Self.syncCategories) { text throws(SettingProblem) in
             try reader.list(text).map { name throws(SettingProblem) in
                 guard name.count <= 64, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isLowercase || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }) else {
