@@ -47,4 +47,37 @@ struct CoalescingTests {
             #expect(try await stack.timeline(id).filter { $0 == "result.final" }.count == 1)
         }
     }
+
+    /// Six hints for one item sent at once to two replicas: the item's fetch is leased across
+    /// processes, so the burst costs at most two fetches (without the lease: two per replica).
+    @Test func aBurstAcrossTwoReplicasCostsAtMostTwoFetches() async throws {
+        try await ReconcileStack.with { stack async throws in
+            try await TestRelay.with(database: stack.database, env: ReconcileStack.fastEnv, simulator: stack.simulator) { second async throws in
+                let sim = stack.simulator
+                let id = try await sim.createItem("sku-two-replicas", result: "authentic", final: true, webhook: false)
+                // Every answer takes a second: a hint to each replica at once, and four more while the fetch is under way.
+                try await sim.configure(["latency_ms": .number(1000)])
+                func burst(_ numbers: [Int]) async throws {
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        for n in numbers {
+                            let relay = n % 2 == 0 ? stack.relay : second
+                            group.addTask { try await relay.post(Self.hint(id, n)).status }
+                        }
+                        for try await status in group { #expect(status == 200) }
+                    }
+                }
+                try await burst([0, 1])
+                try await Task.sleep(for: .milliseconds(300))
+                try await burst([2, 3, 4, 5])
+                #expect(try await eventually(timeout: .seconds(40)) {
+                    try await stack.count("SELECT count(*) FROM webhook_events WHERE state = 'processed'") == 6
+                })
+                #expect(try await stack.waitForIdleQueue(timeout: .seconds(30)))
+                let fetches = try await stack.count("SELECT count(*) FROM reconciliations WHERE entrupy_id = '\(id)'")
+                #expect((1...2).contains(fetches), "\(fetches) fetches")
+                #expect(try await stack.timeline(id) == ["item.created", "result.final"])
+                #expect(try await stack.count("SELECT count(*) FROM item_fetch_leases") == 0, "every lease is released")
+            }
+        }
+    }
 }

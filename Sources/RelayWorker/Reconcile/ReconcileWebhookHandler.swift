@@ -15,20 +15,27 @@ public import RelayStore
 /// arrived before the fetch was requested, and this worker runs the hints for one item one
 /// after another (`KeyedLock`), each first checking whether an earlier fetch covered it. So
 /// hints waiting together cost one fetch, and a hint that arrives during a fetch causes
-/// exactly one more after it.
+/// exactly one more after it. Across replicas the fetch holds the item's lease
+/// (`PostgresFetchLeases`): a hint whose item another replica is fetching waits for it
+/// (snoozed, no attempt spent) and then usually finds its event covered.
 public struct ReconcileWebhookHandler: JobHandler {
     let pipeline: ReconcilePipeline
     let events: PostgresWebhookEventRepository
     let notFoundWindow: Duration
     let itemLock: KeyedLock
+    let leases: PostgresFetchLeases?
     private let latency = Metrics.Timer(label: "relay_reconcile_latency_seconds")
 
+    /// How long a hint waits before looking again when another replica is fetching its item.
+    static let leaseWait = Duration.milliseconds(300)
+
     public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration,
-                itemLock: KeyedLock = KeyedLock()) {
+                itemLock: KeyedLock = KeyedLock(), leases: PostgresFetchLeases? = nil) {
         self.pipeline = pipeline
         self.events = events
         self.notFoundWindow = notFoundWindow
         self.itemLock = itemLock
+        self.leases = leases
     }
 
     public func run(_ args: ReconcileWebhookJob, context: JobContext) async throws -> JobResult {
@@ -45,15 +52,33 @@ public struct ReconcileWebhookHandler: JobHandler {
             return .discard(error: "webhook event \(event.id) names no item")
         }
         return try await itemLock.withLock(target.lockKey, reportingWait: { waited in
-            guard waited else { return try await reconcile(event, target: target, context: context) }
+            guard waited else { return try await leased(event, target: target, context: context) }
             // A fetch that finished while this one waited may have covered the event (and what
             // was read with it is out of date).
             guard let current = try await events.pending(id: event.id), current.state != .processed else {
                 MetricHandles.counter("relay_reconcile_coalesced_total").increment()
                 return .completed
             }
-            return try await reconcile(current, target: target, context: context)
+            return try await leased(current, target: target, context: context)
         })
+    }
+
+    /// Reconciles while holding the item's lease across replicas; waits (snoozes) while another
+    /// replica holds it.
+    private func leased(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
+        guard let leases else { return try await reconcile(event, target: target, context: context) }
+        guard let holder = try await leases.take(target.lockKey) else {
+            MetricHandles.counter("relay_reconcile_lease_waits_total").increment()
+            return .snooze(Self.leaseWait)
+        }
+        do {
+            let result = try await reconcile(event, target: target, context: context)
+            try? await leases.release(target.lockKey, holder: holder)
+            return result
+        } catch {
+            try? await leases.release(target.lockKey, holder: holder)
+            throw error
+        }
     }
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
