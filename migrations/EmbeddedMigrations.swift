@@ -26,4 +26,6 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0020_delivery_keys.sql", PackageResources._020_delivery_keys_sql),
     ("0021_flag_kinds.sql", PackageResources._021_flag_kinds_sql),
     ("0022_webhook_rejections.sql", PackageResources._022_webhook_rejections_sql),
+    ("0023_sync_tiers.sql", PackageResources._023_sync_tiers_sql),
+    ("0024_item_fetch_leases.sql", PackageResources._024_item_fetch_leases_sql),
 ]

@@ -95,7 +95,10 @@ public struct WorkerAssembly {
             queue: PostgresJobQueue(client: bookkeeping, logger: logger), recordsClient: client,
             handlers: [
                 AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
-                                                      itemLock: itemLock)),
+                                                      itemLock: itemLock,
+                                                      // No longer than the job's lease: a killed replica's item waits no longer than its job.
+                                                      leases: PostgresFetchLeases(client: client, logger: logger, duration: .seconds(
+                                                          min(settings.worker.jobLeaseSeconds, settings.entrupy.timeoutSeconds + 5))))),
                 AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
                 AnyJobHandler(delivery),
             ],
@@ -125,7 +128,7 @@ public struct WorkerAssembly {
         SyncService(
             api: api, pipeline: pipeline, store: PostgresSyncStore(client: client, logger: logger),
             interval: .seconds(max(1, settings.worker.syncIntervalSeconds)), lookback: .seconds(settings.worker.syncLookbackDays * 86_400),
-            budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare),
+            tiers: settings.worker.syncTiers, budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare),
             categories: settings.worker.syncCategories, logger: logger)
     }
 
@@ -138,10 +141,9 @@ public struct WorkerAssembly {
     public static func smtpClient(settings: RelaySettings) throws -> SMTPClient? {
         guard let url = settings.notify.smtpURL, let from = settings.notify.smtpFrom else { return nil }
         do {
-            var configuration = try SMTPConfiguration(
-                url: url, from: from, heloName: settings.notify.smtpHeloName ?? ProcessInfo.processInfo.hostName, caFile: settings.notify.smtpCAFile,
+            let configuration = try SMTPConfiguration(
+                url: url, from: from, password: settings.notify.smtpPassword, heloName: settings.notify.smtpHeloName ?? ProcessInfo.processInfo.hostName, caFile: settings.notify.smtpCAFile,
                 commandTimeout: .seconds(settings.notify.smtpTimeoutSeconds))
-            if let password = settings.notify.smtpPassword { configuration.password = password }
             // One kept connection per email that may be under way at once.
             return try SMTPClient(configuration: configuration, poolSize: settings.notify.targetConcurrency)
         } catch let error as SMTPConfiguration.Invalid {
@@ -156,7 +158,7 @@ public struct WorkerAssembly {
     public static func apiClient(settings: RelaySettings, http: HTTPClient, database: PostgresClient, logger: Logger) -> EntrupyAPIClient {
         EntrupyAPIClient(
             configuration: EntrupyAPIConfiguration(
-                baseURL: settings.entrupy.url, token: settings.entrupy.token ?? "",
+                baseURL: settings.entrupy.url, token: settings.entrupy.token ?? "", routes: settings.entrupy.routes,
                 requestTimeout: .seconds(settings.entrupy.timeoutSeconds)
             ),
             http: http, budget: PostgresAPIBudget(client: database, ratePerSecond: settings.entrupy.rate, logger: logger), logger: logger
