@@ -363,7 +363,7 @@ let package = Package(
         // Settings and logging as the app reads them; no server.
         .testTarget(
             name: "RelayAppTests",
-            dependencies: ["RelayApp", "RelayCore", "RelayDatabase", "RelayRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RelayApp", "EntrupyAPI", "RelayCore", "RelayDatabase", "RelayRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

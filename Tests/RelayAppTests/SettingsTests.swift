@@ -1,3 +1,4 @@
+import EntrupyAPI
 import RelayApp
 import RelayCore
 import RelayDatabase
@@ -95,6 +96,10 @@ struct SettingsTests {
         ("DATABASE_URL", "mysql://x@y/z"), ("DATABASE_URL", "postgres://host/db"), ("ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES", "lots"),
         ("ENTRUPY_RELAY_WEBHOOK_MAX_BODY_BYTES", "0"), ("ENTRUPY_RELAY_TRUSTED_PROXIES", "10.0.0.0/99"), ("ENTRUPY_RELAY_LOG_LEVEL", "loud"), ("ENTRUPY_RELAY_LOG_FORMAT", "texxt"), ("ENTRUPY_RELAY_PORT", "70000"),
         ("ENTRUPY_RELAY_ENTRUPY_API_URL", "ftp://x"), ("ENTRUPY_RELAY_STANDARD_WEBHOOK_SECRETS", "whsec_???"),
+        ("ENTRUPY_RELAY_ENTRUPY_API_VERSION", "3"), ("ENTRUPY_RELAY_ENTRUPY_API_VERSION", "v2"), ("ENTRUPY_RELAY_ENTRUPY_API_VERSION_HEADER", "1.4\r\nX: y"),
+        ("ENTRUPY_RELAY_ENTRUPY_API_ITEM_PATH", "/v2/authentications"), ("ENTRUPY_RELAY_ENTRUPY_API_LOOKUP_PATH", "http://evil/{customer_item_id}"),
+        ("ENTRUPY_RELAY_ENTRUPY_API_SEARCH_PATH", "/v2/search?x=1"), ("ENTRUPY_RELAY_ENTRUPY_API_HEALTH_PATH", "/v2/{id}"),
+        ("ENTRUPY_RELAY_SYNC_TIERS", "1d@0"), ("ENTRUPY_RELAY_SYNC_TIERS", "all@1d,1d@0"),
     ])
     func invalid(_ name: String, _ value: String) {
         var env = base
@@ -108,6 +113,20 @@ struct SettingsTests {
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    /// v2 by default, as Entrupy advises; 1.4 takes v1's documented routes and header; a moved
+    /// route is one setting.
+    @Test func theAPIVersionPicksItsRoutes() throws {
+        #expect(try settings(base).entrupy.routes == .v2)
+        var env = base
+        env["ENTRUPY_RELAY_ENTRUPY_API_VERSION"] = "1.4"
+        #expect(try settings(env).entrupy.routes == .v1_4)
+        env["ENTRUPY_RELAY_ENTRUPY_API_VERSION_HEADER"] = "none"
+        env["ENTRUPY_RELAY_ENTRUPY_API_SEARCH_PATH"] = "/v1.5/search/authentications"
+        let moved = try settings(env).entrupy.routes
+        #expect(moved.versionHeader == nil && moved.search == "/v1.5/search/authentications" && moved.item == EntrupyAPIRoutes.v1_4.item)
+        #expect(try settings(base).worker.syncTiers == .standard)
     }
 
     @Test func secretsMayComeFromFiles() throws {

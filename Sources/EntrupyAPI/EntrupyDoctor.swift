@@ -1,0 +1,120 @@
+public import Foundation
+public import RelayCore
+
+/// The first-hour checks of `entrupy-relay entrupy check`: with the operator's token and
+/// settings, read-only, each assumption the relay depends on is tried against Entrupy and
+/// reported `ok`, `differs` (with what was seen) or `skipped`. Nothing is written at Entrupy:
+/// authorize-user, which creates users, is not tried.
+public struct EntrupyDoctor: Sendable {
+    let api: EntrupyAPIClient
+    /// The other version's client, asked only when the configured version's routes are not there.
+    let other: EntrupyAPIClient
+
+    public init(api: EntrupyAPIClient, other: EntrupyAPIClient) {
+        self.api = api
+        self.other = other
+    }
+
+    /// - Parameters:
+    ///   - customerItemID: an item the operator knows, looked up; nil skips the lookup.
+    ///   - categories: the category filter every sync search carries.
+    ///   - lookback: how far back the search window reaches.
+    public func run(customerItemID: String?, categories: SearchQuery.Filter, lookback: Duration, now: Date = Date()) async -> [EntrupyFinding] {
+        var findings: [EntrupyFinding] = []
+        let routes = api.configuration.routes
+        do {
+            try await api.health()
+            findings.append(EntrupyFinding("token", .ok, "accepted (GET \(routes.health) answers {\"status\": \"ok\"})"))
+            findings.append(EntrupyFinding("api version", .ok, "v\(routes.version.rawValue) routes answer, Api-Version \(routes.versionHeader ?? "not sent")"))
+        } catch EntrupyAPIError.unauthorized(let status) {
+            findings.append(EntrupyFinding("token", .differs, "refused (\(status)): check ENTRUPY_RELAY_ENTRUPY_API_TOKEN is the organisation's API token"))
+            findings.append(EntrupyFinding("api version", .skipped, "needs an accepted token"))
+            return findings
+        } catch let error as EntrupyAPIError {
+            guard case .routeGone(let status, let path) = error else {
+                findings.append(EntrupyFinding("token", .differs, "not checked: \(error)"))
+                return findings
+            }
+            findings.append(EntrupyFinding("token", .skipped, "the health route is not there"))
+            findings.append(EntrupyFinding("api version", .differs, await versionAdvice(path: path, status: status)))
+            return findings
+        } catch {
+            findings.append(EntrupyFinding("token", .differs, "not checked: \(error)"))
+            return findings
+        }
+
+        if let customerItemID {
+            do {
+                findings.append(EntrupyAnswerShape.lookup(try await api.lookupAnswer(customerItemID: customerItemID)))
+            } catch EntrupyAPIError.notFound {
+                findings.append(EntrupyFinding("lookup", .differs, "GET \(routes.lookup) knows no authentication with customer item ID "
+                    + "\"\(TerminalText.printable(customerItemID))\" for this token (is it this organisation's, and submitted with that ID?)"))
+            } catch {
+                findings.append(EntrupyFinding("lookup", .differs, "\(error)"))
+            }
+        } else {
+            findings.append(EntrupyFinding("lookup", .skipped, "name an item the organisation submitted with --customer-item-id"))
+        }
+
+        let end = Int64(now.timeIntervalSince1970.rounded(.up))
+        let start = end - lookback.components.seconds
+        let filtered = SearchQuery(filters: [categories], limit: routes.searchLimit, startEpoch: start, endEpoch: end)
+        do {
+            let json = try await api.searchAnswer(filtered, priority: .interactive)
+            let page = try SearchPage.parse(json)
+            let days = lookback.components.seconds / 86_400
+            if page.items.isEmpty, page.skipped == 0 {
+                findings.append(await blindSearch(unfiltered: SearchQuery(limit: routes.searchLimit, startEpoch: start, endEpoch: end),
+                                                  categories: categories, days: days))
+            } else if page.items.count + page.skipped > routes.searchLimit {
+                findings.append(EntrupyFinding("search", .differs, "answered \(page.items.count + page.skipped) items for a limit of \(routes.searchLimit)"))
+            } else if page.skipped > 0 {
+                findings.append(EntrupyFinding("search", .differs, "\(page.skipped) of \(page.items.count + page.skipped) items on the first page cannot be read; "
+                    + "the sync passes them over"))
+            } else {
+                findings.append(EntrupyFinding("search", .ok, "\(page.items.count) items on the first page of the last \(days) days "
+                    + "(categories \(categories.values.joined(separator: ", "))); next_cursor \(EntrupyAnswerShape.cursorKind(json["next_cursor"]))"))
+            }
+            if let first = json["items"]?.arrayValue?.first {
+                findings.append(EntrupyAnswerShape.item(first))
+            } else {
+                findings.append(EntrupyFinding("item shape", .skipped, "no item seen"))
+            }
+        } catch {
+            findings.append(EntrupyFinding("search", .differs, "\(error)"))
+            findings.append(EntrupyFinding("item shape", .skipped, "no item seen"))
+        }
+        return findings
+    }
+
+    /// The configured version's health route is not there: does the other version's answer?
+    private func versionAdvice(path: String, status: Int) async -> String {
+        let mine = "GET \(path) answered \(status)"
+        let otherRoutes = other.configuration.routes
+        do {
+            try await other.health()
+            return mine + "; v\(otherRoutes.version.rawValue)'s GET \(otherRoutes.health) answers: set ENTRUPY_RELAY_ENTRUPY_API_VERSION=\(otherRoutes.version.rawValue) "
+                + "(or the path settings, if Entrupy moved the routes)"
+        } catch {
+            return mine + ", and v\(otherRoutes.version.rawValue)'s GET \(otherRoutes.health) does not answer either (\(error)): check ENTRUPY_RELAY_ENTRUPY_API_URL"
+        }
+    }
+
+    /// The filtered search saw nothing: without the filter, does it see something?
+    private func blindSearch(unfiltered: SearchQuery, categories: SearchQuery.Filter, days: Int64) async -> EntrupyFinding {
+        let filterText = "\(categories.key) in \(categories.values.joined(separator: ", "))"
+        do {
+            let page = try SearchPage.parse(try await api.searchAnswer(unfiltered, priority: .interactive))
+            if page.items.isEmpty {
+                return EntrupyFinding("search", .differs, "no items in the last \(days) days, with or without the category filter: "
+                    + "if the organisation has authentications, this token is not the one of the organisation that sends the webhooks")
+            }
+            let seen = Set(page.items.compactMap(\.category)).sorted()
+            return EntrupyFinding("search", .differs, "answers nothing with the category filter (\(filterText)) but \(page.items.count) items without it"
+                + (seen.isEmpty ? "" : " (categories \(seen.joined(separator: ", ")))")
+                + ": the sync would see nothing; add the categories to ENTRUPY_RELAY_SYNC_CATEGORIES")
+        } catch {
+            return EntrupyFinding("search", .differs, "answers nothing with the category filter (\(filterText)), and without it: \(error)")
+        }
+    }
+}
