@@ -18,5 +18,10 @@ struct AdminConfigRoutes: Sendable {
         router.get("/_sim/stats") { _, _ in
             SimResponse.json(store.stats.json)
         }
+        // Counting starts again (a benchmark that seeded at full speed measures the run after it).
+        router.post("/_sim/stats/reset") { _, _ in
+            store.resetStats()
+            return SimResponse.json(store.stats.json)
+        }
     }
 }

@@ -29,6 +29,13 @@ struct AdminItemRoutes: Sendable {
         router.get("/_sim/items") { _, _ in
             SimResponse.json(.object(["items": .array(store.allItems().map(\.json))]))
         }
+        // The ground truth in brief, `[entrupy_id, result, final, flag]` each: what a benchmark
+        // compares 200,000 items by, without 300 MB of items.
+        router.get("/_sim/states") { _, _ in
+            SimResponse.json(.object(["states": .array(store.allItems().map { item in
+                .array([.string(item.entrupyID), .string(item.result), .bool(item.final), .string(item.flag)])
+            })]))
+        }
         router.post("/_sim/items") { request, _ in
             let draft = try ItemDraft.parse(try await SimResponse.body(request), organisation: store.organisation)
             let item = store.create(draft)
@@ -36,6 +43,17 @@ struct AdminItemRoutes: Sendable {
             return SimResponse.json(.object([
                 "entrupy_id": .string(item.entrupyID), "item": item.json, "event_id": .optional(eventID),
             ]), status: .created)
+        }
+        // `{count, days, prefix?}`: an organisation's history, final items submitted evenly over
+        // the last `days`, no webhooks (the sync's benchmark holds 200,000 of them).
+        router.post("/_sim/history") { request, _ in
+            let fields = try await SimResponse.fields(request)
+            try fields.requireOnly(["count", "days", "prefix"])
+            guard let count = try fields.integer("count", in: 1...2_000_000), let days = try fields.number("days", in: 0.001...3_650) else {
+                throw SimInputError("count (1 to 2,000,000) and days are required")
+            }
+            let made = store.createHistory(count: Int(count), days: days, prefix: try fields.string("prefix", maxLength: 64) ?? "history-")
+            return SimResponse.json(.object(["created": .number(made)]), status: .created)
         }
         router.post("/_sim/items/:entrupy_id/result") { request, context in
             try await setResult(of: context.parameters.require("entrupy_id"), SimResponse.fields(request))

@@ -5,7 +5,8 @@
 struct SimSearch {
     struct Page {
         let items: [SimItem]
-        let total: Int
+        /// Counted on the first page only (nil after).
+        let total: Int?
         let nextCursor: SimJSON
     }
 
@@ -68,22 +69,42 @@ struct SimSearch {
     ///   SDK says of Entrupy's ("the category filter is required for search results").
     /// - Parameter answerNothing: every search finds nothing (a filter Entrupy wants that the
     ///   caller does not send, another organisation's token).
-    func run(on items: [SimItem], cursorAsString: Bool = false, requireCategory: Bool = false, answerNothing: Bool = false) -> Page {
+    func run(in store: SimulatorStore, cursorAsString: Bool = false, requireCategory: Bool = false, answerNothing: Bool = false) -> Page {
         if answerNothing || (requireCategory && !filters.contains(where: { $0.key == "activity.product_category" })) {
             return Page(items: [], total: 0, nextCursor: .null)
         }
-        let matching = items.filter { item in
-            if let start, start > 0, item.submittedAt < start { return false }
-            if let end, end > 0, item.submittedAt > end { return false }
-            return filters.allSatisfy { filter in item.value(forFilter: filter.key).map(filter.values.contains) ?? false }
-        }.sorted { ($0.submittedAt, $0.entrupyID) > ($1.submittedAt, $1.entrupyID) }
-        let remaining = after.map { cursor in matching.filter { ($0.submittedAt, $0.entrupyID) < cursor } } ?? matching
-        let page = Array(remaining.prefix(limit))
+        func matches(_ item: SimItem) -> Bool {
+            filters.allSatisfy { filter in item.value(forFilter: filter.key).map(filter.values.contains) ?? false }
+        }
+        let window = (start: start.flatMap { $0 > 0 ? $0 : nil }, end: end.flatMap { $0 > 0 ? $0 : nil })
+        var page: [SimItem] = []
+        var more = false
+        store.newestFirst(below: after.map { SubmissionKey(submittedAt: $0.submittedAt, entrupyID: $0.entrupyID) },
+                          start: window.start, end: window.end) { item in
+            guard matches(item) else { return true }
+            if page.count == limit {
+                more = true
+                return false
+            }
+            page.append(item)
+            return true
+        }
+        // The total is counted on the first page only: counting the whole window on every page
+        // would cost the simulator the window's size per call.
+        var total: Int?
+        if after == nil {
+            var count = 0
+            store.newestFirst(below: nil, start: window.start, end: window.end) { item in
+                if matches(item) { count += 1 }
+                return true
+            }
+            total = count
+        }
         var next: SimJSON = .null
-        if remaining.count > page.count, let last = page.last {
+        if more, let last = page.last {
             next = cursorAsString ? .string("\(last.submittedAt)|\(last.entrupyID)")
                 : .array([.string(String(last.submittedAt)), .string(last.entrupyID)])
         }
-        return Page(items: page, total: matching.count, nextCursor: next)
+        return Page(items: page, total: total, nextCursor: next)
     }
 }

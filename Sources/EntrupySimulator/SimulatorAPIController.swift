@@ -31,13 +31,13 @@ struct SimulatorAPIController: Sendable {
         api.post("/v1/search/authentications") { request, _ in
             let search = try SimSearch(try await SimResponse.body(request))
             let behaviour = store.behaviour
-            let page = search.run(on: store.visibleItems(), cursorAsString: behaviour.searchCursorAsString,
+            let page = search.run(in: store, cursorAsString: behaviour.searchCursorAsString,
                                   requireCategory: behaviour.searchRequiresCategory, answerNothing: behaviour.searchAnswersNothing)
             return SimResponse.json(.object([
                 "metadata": .object(["result_mode": .string("results")]),
                 "items": .array(page.items.map(\.json)),
                 "item_count": .number(page.items.count),
-                "total_count": .number(page.total),
+                "total_count": page.total.map { SimJSON.number($0) } ?? .null,
                 "next_cursor": page.nextCursor,
             ]))
         }

@@ -19,6 +19,9 @@ final class SimulatorStore: Sendable {
         var items: [String: SimItem] = [:]
         /// Entrupy IDs per customer item ID, in creation order.
         var byCustomer: [String: [String]] = [:]
+        /// Every item's (submission time, Entrupy ID), ascending: search walks it from the top
+        /// instead of sorting every item per page (200,000 items of history, thousands of pages).
+        var bySubmission: [SubmissionKey] = []
         var users: [String: SDKUser] = [:]
         var behaviour = SimulatorBehaviour()
         var stats = SimulatorStats()
@@ -48,6 +51,14 @@ final class SimulatorStore: Sendable {
             stats.items = state.items.count
             stats.peakAPIRate = state.window.peak
             return stats
+        }
+    }
+
+    /// Zeroes the counters and the peak rate; items and settings stay.
+    func resetStats() {
+        state.withLock { state in
+            state.stats = SimulatorStats()
+            state.window = RequestRateWindow()
         }
     }
 
@@ -128,7 +139,79 @@ final class SimulatorStore: Sendable {
             )
             state.items[id] = item
             state.byCustomer[draft.customerItemID, default: []].append(id)
+            Self.index(SubmissionKey(submittedAt: item.submittedAt, entrupyID: id), in: &state.bySubmission)
             return item
+        }
+    }
+
+    /// Makes `count` final items submitted evenly over the `days` before now, without webhooks:
+    /// an organisation's history, for the sync's benchmark. Visible at once.
+    func createHistory(count: Int, days: Double, prefix: String) -> Int {
+        state.withLock { state in
+            let now = Self.now()
+            let results = ["authentic", "authentic", "authentic", "unknown", "not_supported"]
+            let categories = ["sneakers", "luxury", "apparel"]
+            for n in 0..<count {
+                state.sequence += 1
+                let id = SimIdentifier.entrupyID(sequence: state.sequence)
+                let submitted = ((now - days * 86_400 * Double(count - n) / Double(count)) * 1000).rounded() / 1000
+                let result = results[n % results.count], category = categories[n % categories.count]
+                let item = SimItem(
+                    entrupyID: id, customerItemID: "\(prefix)\(n)", orderID: nil, styleCode: nil, size: nil, upc: nil, serial: nil,
+                    brand: "nike", model: nil, category: category, formFactor: ItemDraft.formFactor(for: category), username: organisation + "-user",
+                    organisation: organisation, result: result, final: true, resultReason: nil, reasons: [], initialResult: result, initialFinal: true,
+                    flag: "none", flagInfo: nil, isFlaggable: true, photos: 1, variant: .plain, transferID: nil,
+                    captureStartedAt: submitted - 60, submittedAt: submitted, initialResultSetAt: submitted + 30, resultReturnedAt: submitted + 30,
+                    lastUpdatedAt: submitted + 30, visibleAt: submitted, sequence: state.sequence)
+                state.items[id] = item
+                state.byCustomer[item.customerItemID, default: []].append(id)
+                state.bySubmission.append(SubmissionKey(submittedAt: submitted, entrupyID: id))
+            }
+            state.bySubmission.sort()
+            return count
+        }
+    }
+
+    /// Inserts in order; items made now land at the end.
+    private static func index(_ key: SubmissionKey, in keys: inout [SubmissionKey]) {
+        guard let last = keys.last, key < last else {
+            keys.append(key)
+            return
+        }
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        keys.insert(key, at: low)
+    }
+
+    /// Visible items newest first, submitted within `start ... end` and before `below` (the
+    /// cursor's key, exclusive), handed to `body` until it returns false.
+    func newestFirst(below: SubmissionKey?, start: Double?, end: Double?, _ body: (SimItem) -> Bool) {
+        state.withLock { state in
+            let now = Self.now()
+            let keys = state.bySubmission
+            // The first index past the page's upper bound: the cursor, or the end of the window.
+            let upper: SubmissionKey? = below ?? end.map { SubmissionKey(submittedAt: $0, entrupyID: "\u{10FFFF}") }
+            var low = 0, high = keys.count
+            if let upper {
+                while low < high {
+                    let middle = (low + high) / 2
+                    if keys[middle] < upper { low = middle + 1 } else { high = middle }
+                }
+            } else {
+                low = keys.count
+            }
+            var index = low - 1
+            while index >= 0 {
+                let key = keys[index]
+                index -= 1
+                if let end, key.submittedAt > end { continue }
+                if let start, key.submittedAt < start { break }
+                guard let item = state.items[key.entrupyID], item.isVisible(at: now) else { continue }
+                if !body(item) { break }
+            }
         }
     }
 

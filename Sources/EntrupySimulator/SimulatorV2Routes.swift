@@ -36,12 +36,12 @@ struct SimulatorV2Routes: Sendable {
         api.post("/v2/search/authentications") { request, _ in
             let search = try SimSearch(try await SimResponse.body(request), defaultLimit: Self.defaultSearchLimit)
             let behaviour = store.behaviour
-            let page = search.run(on: store.visibleItems(), cursorAsString: true,
+            let page = search.run(in: store, cursorAsString: true,
                                   requireCategory: behaviour.searchRequiresCategory, answerNothing: behaviour.searchAnswersNothing)
             return SimResponse.json(.object([
                 "items": .array(page.items.map(\.jsonV2)),
                 "item_count": .number(page.items.count),
-                "total_count": .number(page.total),
+                "total_count": page.total.map { SimJSON.number($0) } ?? .null,
                 "next_cursor": page.nextCursor,
             ]))
         }

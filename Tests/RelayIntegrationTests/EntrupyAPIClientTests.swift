@@ -102,7 +102,7 @@ struct EntrupyAPIClientTests {
                 let page = try await api.search(query)
                 pages += 1
                 seen += page.items.map(\.entrupyID)
-                #expect(page.totalCount == 20)
+                #expect(page.totalCount == (pages == 1 ? 20 : nil), "the simulator counts on the first page only")
                 guard let cursor = page.nextCursor else { break }
                 query.cursor = cursor
             }

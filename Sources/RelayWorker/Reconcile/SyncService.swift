@@ -169,10 +169,11 @@ public struct SyncService: Service {
         outcome.completed = true
         // A resumed pass counts the pages its earlier runs walked too.
         await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, pass: pass)
-        MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: ContinuousClock.now - started)
+        let took = ContinuousClock.now - started
+        MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: took)
         MetricHandles.counter("relay_sync_passes_total", [("tier", tier.name)]).increment()
         logger.info("sync pass complete", metadata: [
-            "tier": "\(tier.name)",
+            "tier": "\(tier.name)", "seconds": "\(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)",
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
         ])
         return outcome
