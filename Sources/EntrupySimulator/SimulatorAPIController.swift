@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// The Entrupy API routes (contract section 2) behind `SimulatorGate`: v1.4's here, v2's beside
-/// them in `SimulatorV2Routes` on the same gate. Items still inside their visibility delay are
-/// answered as if they did not exist.
+/// The Entrupy API routes (contract section 2) behind `SimulatorGate`: each version's item
+/// routes (`SimItemRoutes`) and authorize-user.
 struct SimulatorAPIController: Sendable {
     let store: SimulatorStore
     let configuration: SimulatorConfiguration
@@ -12,39 +11,11 @@ struct SimulatorAPIController: Sendable {
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         let api = router.group().add(middleware: SimulatorGate(store: store, token: configuration.apiToken))
-        api.get("/v1/health") { _, _ in
-            SimResponse.json(.object(["status": .string("ok")]))
-        }
-        api.get("/v1/lookup/authentications/:customer_item_id") { _, context in
-            let raw = try context.parameters.require("customer_item_id")
-            let found = store.lookupAll(customerItemID: raw.removingPercentEncoding ?? raw)
-            guard let latest = found.last else { return SimResponse.error(.notFound, "Not found.") }
-            if store.behaviour.lookupAnswersList { return SimResponse.json(.object(["items": .array(found.map(\.json))])) }
-            return SimResponse.json(.object(["item": latest.json]))
-        }
-        api.get("/v1/authentications/:entrupy_id") { _, context in
-            guard let item = store.visibleItem(try context.parameters.require("entrupy_id")) else {
-                return SimResponse.error(.notFound, "Not found.")
-            }
-            return SimResponse.json(.object(["item": item.json]))
-        }
-        api.post("/v1/search/authentications") { request, _ in
-            let search = try SimSearch(try await SimResponse.body(request))
-            let behaviour = store.behaviour
-            let page = search.run(in: store, cursorAsString: behaviour.searchCursorAsString,
-                                  requireCategory: behaviour.searchRequiresCategory, answerNothing: behaviour.searchAnswersNothing)
-            return SimResponse.json(.object([
-                "metadata": .object(["result_mode": .string("results")]),
-                "items": .array(page.items.map(\.json)),
-                "item_count": .number(page.items.count),
-                "total_count": page.total.map { SimJSON.number($0) } ?? .null,
-                "next_cursor": page.nextCursor,
-            ]))
-        }
         api.post("/v2/integrations/authorize-user") { request, _ in
             try await authorizeUser(SimResponse.fields(request))
         }
-        SimulatorV2Routes(store: store).addRoutes(to: api)
+        SimItemRoutes(store: store, dialect: .v1).addRoutes(to: api)
+        SimItemRoutes(store: store, dialect: .v2).addRoutes(to: api)
     }
 
     /// 200 with a signed request and the username; 409 (still signed) when the email or given

@@ -63,9 +63,10 @@ curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d "{\"api_version\":
 seed_line=""
 if [ "$HISTORY" -gt 0 ]; then
   log "the simulator makes $HISTORY items of history over 90 days; one full sync pass takes them in at full speed"
-  curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/history" -d "{\"count\": $HISTORY, \"days\": 90}" >/dev/null
+  # 89.9 days: the lookback is counted from the pass's start, so an item of exactly 90 days would fall out of it.
+  curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/history" -d "{\"count\": $HISTORY, \"days\": 89.9}" >/dev/null
   started=$(date +%s.%N)
-  ENTRUPY_RELAY_ENTRUPY_API_RATE=10000 ENTRUPY_RELAY_SYNC_BUDGET_SHARE=1 "$BIN_DIR/entrupy-relay" sync run > "$STATE/converge-seed.log" 2>&1
+  ENTRUPY_RELAY_LOG_LEVEL=warning ENTRUPY_RELAY_ENTRUPY_API_RATE=10000 ENTRUPY_RELAY_SYNC_BUDGET_SHARE=1 "$BIN_DIR/entrupy-relay" sync run > "$STATE/converge-seed.log" 2>&1
   seconds=$(python3 -c "import time; print(round(time.time() - $started, 1))")
   calls=$(curl -fsS "http://127.0.0.1:$SIM_PORT/_sim/stats" | python3 -c "import json, sys; r = json.load(sys.stdin)['api_requests_by_route']; print(sum(v for k, v in r.items() if 'search' in k))")
   held=$("${PSQL[@]}" -tAc "SELECT count(*) FROM items")
@@ -156,10 +157,10 @@ for tier, runs in sorted(passes.items()):
 PY
 [ -n "$seed_line" ] && printf '  %s\n' "$seed_line"
 if [ "$HISTORY" -gt 0 ] && [ "$OLD" -gt 0 ]; then
-  # Items n of the history were submitted (HISTORY - n) / HISTORY × 90 days ago: take OLD of them 2 to 6 days old.
+  # Items n of the history were submitted (HISTORY - n) / HISTORY × 89.9 days ago: take OLD of them 2 to 6 days old.
   ids=$(python3 -c "
 h, k = $HISTORY, $OLD
-low, high = int(h * (1 - 6 / 90)), int(h * (1 - 2 / 90))
+low, high = int(h * (1 - 6 / 89.9)), int(h * (1 - 2 / 89.9))
 print(' '.join(\"'history-%d'\" % (low + (high - low) * i // k) for i in range(k)))")
   mapfile -t old_ids < <("${PSQL[@]}" -tAc "SELECT entrupy_id FROM items WHERE customer_item_id IN (${ids// /,})")
   changed_at=$(date +%s.%N)
