@@ -59,7 +59,12 @@ public struct EntrupyAPIClient: Sendable {
     public func searchAnswer(_ query: SearchQuery, priority: APIPriority = .background) async throws -> JSONValue {
         var query = query
         query.limit = min(query.limit, configuration.routes.searchLimit)
-        return try await send(.POST, configuration.routes.search, route: "search", priority: priority, body: query.body)
+        do {
+            return try await send(.POST, configuration.routes.search, route: "search", priority: priority, body: query.body)
+        } catch EntrupyAPIError.notFound {
+            // A search that finds nothing answers an empty page: a 404 says the route is not there.
+            throw EntrupyAPIError.routeGone(status: 404, path: configuration.routes.search)
+        }
     }
 
     /// The lookup's JSON as Entrupy sent it (for `entrupy check`).

@@ -10,7 +10,7 @@ public struct EntrupyAPISettings: Sendable {
     /// Requests per second for all replicas together (`ENTRUPY_RELAY_ENTRUPY_API_RATE`).
     public var rate: Double
     public var timeoutSeconds: Int
-    /// How often the API's health and the token are checked (`GET /v1/health`) for `/readyz`.
+    /// How often the API's health and the token are checked (the version's health route) for `/readyz`.
     public var healthIntervalSeconds: Int
 
     /// - Parameter reconciling: whether the process calls the API (then the token is required).

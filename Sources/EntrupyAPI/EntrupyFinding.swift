@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of `entrupy-relay entrupy check`: an assumption the relay depends on, and whether
 /// Entrupy's answers bear it out.
 public struct EntrupyFinding: Sendable, Equatable {

@@ -14,6 +14,12 @@ public enum EntrupyHealth: Sendable, Equatable {
 
     public var isUp: Bool { self == .up }
 
+    /// Why the version's routes are not there, when that is what the last check found.
+    public var routeGoneReason: String? {
+        if case .routeGone(let reason) = self { return reason }
+        return nil
+    }
+
     /// The word `/readyz` shows under `entrupy`.
     public var summary: String {
         switch self {

@@ -4,7 +4,7 @@ import Metrics
 public import ServiceLifecycle
 import Synchronization
 
-/// Asks `GET /v1/health` every `interval` and keeps the answer, so `/readyz` can tell the
+/// Asks the version's health route every `interval` and keeps the answer, so `/readyz` can tell the
 /// truth about Entrupy without calling it per probe, and `relay_entrupy_up` is 1 or 0. Entrupy
 /// being down never makes the relay unready: the receiver must keep storing webhooks.
 public final class EntrupyHealthMonitor: Service, Sendable {

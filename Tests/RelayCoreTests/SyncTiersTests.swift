@@ -21,6 +21,8 @@ import Testing
         // A day after the whole window: the whole window again.
         #expect(tiers.due(now: now, lastCompleted: ["1d": recent, "7d": recent, "all": now.addingTimeInterval(-86_400)])?.name == "all")
         #expect(tiers.covered(by: tiers.tiers[1]) == ["1d", "7d"])
+        #expect(tiers.everyPass?.name == "1d")
+        #expect(try SyncTiers("1d@15m,all@1d").everyPass == nil && (try SyncTiers("all@0")).everyPass == nil)
         #expect(tiers.span(of: tiers.tiers[1], lookback: .seconds(3 * 86_400)) == .seconds(3 * 86_400))
         #expect(tiers.span(of: tiers.tiers[2], lookback: .seconds(90 * 86_400)) == .seconds(90 * 86_400))
     }
@@ -36,6 +38,23 @@ import Testing
                       "1d@soon,all@1d", "99999999999d@0,all@1d", "1d@0,all@1d,", String(repeating: "1d@0,", count: 9) + "all@1d", "all@0@1"])
     func badTiersAreRefusedWithAReason(text: String) {
         #expect(throws: SettingProblem.self) { try SyncTiers(text) }
+    }
+
+    /// A completion that seems to lie ahead (the clock stepped back) does not stop every-pass tiers.
+    @Test func everyPassMeansEveryPass() throws {
+        let tiers = SyncTiers.standard
+        let ahead = now.addingTimeInterval(3_600)
+        #expect(tiers.due(now: now, lastCompleted: ["1d": ahead, "7d": ahead, "all": ahead])?.name == "1d")
+    }
+
+    /// A pass of a tier these settings do not name is credited only with the windows it covered.
+    @Test func aPassOfAnUnknownTierCoversWhatFitsItsWindow() throws {
+        let tiers = SyncTiers.standard
+        let lookback = Duration.seconds(90 * 86_400)
+        #expect(tiers.covered(byTierNamed: "7d", walked: .seconds(7 * 86_400), lookback: lookback) == ["1d", "7d"])
+        #expect(tiers.covered(byTierNamed: "14d", walked: .seconds(14 * 86_400), lookback: lookback) == ["1d", "7d"])
+        #expect(tiers.covered(byTierNamed: nil, walked: .seconds(90 * 86_400), lookback: lookback) == ["1d", "7d", "all"])
+        #expect(tiers.covered(byTierNamed: "2h", walked: .seconds(7_200), lookback: lookback).isEmpty)
     }
 
     @Test func aSingleWholeWindowIsTheOldBehaviour() throws {

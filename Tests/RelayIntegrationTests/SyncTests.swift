@@ -100,4 +100,27 @@ struct SyncTests {
             #expect(json["last_items_checked"]?.int64Value == 1 && json["last_changes_found"]?.int64Value == 1 && json["running"]?.boolValue == false)
         }
     }
+
+    /// A pass over the whole window takes many intervals: the recent window is walked again
+    /// each interval meanwhile, so yesterday's lost webhook does not wait for 90 days of pages.
+    @Test func aWidePassWalksTheRecentWindowAgainEachInterval() async throws {
+        try await ReconcileStack.with { stack async throws in
+            let sim = stack.simulator
+            let (status, _) = try await sim.call(.POST, "/_sim/history", .object(["count": .number(200), "days": .number(2)]))
+            #expect(status == 201)
+            try await sim.configure(["latency_ms": .number(300)])
+            let env = CommandLineTests.environment(stack.database, [
+                "ENTRUPY_RELAY_ENTRUPY_API_URL": sim.baseURL, "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token,
+                "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret, "ENTRUPY_RELAY_ENTRUPY_API_RATE": "1000",
+                "ENTRUPY_RELAY_SYNC_TIERS": "1h@0,all@1d", "ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS": "1", "ENTRUPY_RELAY_LOG_LEVEL": "notice",
+            ])
+            // The first pass ever walks the whole window: 8 pages of 300 ms or more each.
+            let run = try await CommandLineTests.run(["sync", "run"], env: env)
+            #expect(run.status == 0 && run.stdout.contains("200 items checked"), "\(run.stdout) \(run.stderr)")
+            #expect(run.stderr.contains("walked the recent window again during a wider pass"), "\(run.stderr)")
+            let status2 = try await CommandLineTests.run(["sync", "status", "--json"], env: env)
+            let json = try JSONValue.parse(Array(status2.stdout.utf8))
+            #expect(json["tiers_completed"]?.objectValue.map { Set($0.keys) } == ["1h", "all"], "\(status2.stdout)")
+        }
+    }
 }

@@ -10,7 +10,7 @@ public import RelayStore
 /// Ready when the database answers within a second and every migration this build knows
 /// has been applied (a replica started before `migrate` ran is not ready), and once the
 /// connections it warms at start are open (`PoolWarmup`, or it gave up on them). Entrupy's health
-/// (the last `GET /v1/health`) is reported as its own check under `entrupy`, but never makes
+/// (the last call of the health route) is reported as its own check under `entrupy`, but never makes
 /// the relay unready: while Entrupy is down the receiver must keep storing webhooks.
 public struct DatabaseReadinessCheck: ReadinessCheck {
     let client: PostgresClient

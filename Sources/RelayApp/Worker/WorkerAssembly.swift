@@ -27,7 +27,7 @@ public struct WorkerAssembly {
     public let sweep: SweepService
     /// Re-verification by search; nil when ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS is 0.
     public let sync: SyncService?
-    /// Entrupy's health (`GET /v1/health`), for `/readyz` and `relay_entrupy_up`.
+    /// Entrupy's health (the version's health route), for `/readyz` and `relay_entrupy_up`.
     public let health: EntrupyHealthMonitor
     public let countFold: CountFoldService
     let reloader: RulesReloadService
@@ -90,6 +90,8 @@ public struct WorkerAssembly {
             workerID: configuration.workerID, logger: logger
         )
         let itemLock = KeyedLock()
+        let health = Self.healthMonitor(settings: settings, api: api, logger: logger)
+        self.health = health
         let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         worker = JobWorker(
             queue: PostgresJobQueue(client: bookkeeping, logger: logger), recordsClient: client,
@@ -98,7 +100,8 @@ public struct WorkerAssembly {
                                                       itemLock: itemLock,
                                                       // No longer than the job's lease: a killed replica's item waits no longer than its job.
                                                       leases: PostgresFetchLeases(client: client, logger: logger, duration: .seconds(
-                                                          min(settings.worker.jobLeaseSeconds, settings.entrupy.timeoutSeconds + 5))))),
+                                                          min(settings.worker.jobLeaseSeconds, settings.entrupy.timeoutSeconds + 5))),
+                                                      routeGone: { health.current.routeGoneReason })),
                 AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
                 AnyJobHandler(delivery),
             ],
@@ -109,7 +112,6 @@ public struct WorkerAssembly {
         countFold = CountFoldService(items: items, logger: logger)
         sync = settings.worker.syncIntervalSeconds == 0 ? nil
             : Self.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
-        health = Self.healthMonitor(settings: settings, api: api, logger: logger)
         if let path = settings.notify.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {

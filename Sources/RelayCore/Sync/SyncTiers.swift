@@ -52,11 +52,18 @@ public struct SyncTiers: Sendable, Equatable, CustomStringConvertible {
         self.tiers = tiers
     }
 
+    /// The narrowest tier when it is walked every pass (`1d@0`): a wide pass walks it again each
+    /// interval, so a wide pass never holds back the day's changes.
+    public var everyPass: Tier? {
+        tiers.first.flatMap { $0.every == .zero && $0.span != nil ? $0 : nil }
+    }
+
     /// The tier a pass starting `now` walks: the widest one due. Nil when none is (every tier
     /// completed within its EVERY): then the pass is skipped.
     public func due(now: Date, lastCompleted: [String: Date]) -> Tier? {
         tiers.last { tier in
-            guard let completed = lastCompleted[tier.name] else { return true }
+            // Every pass means every pass, even when a completion seems to lie ahead (a clock stepped back, a restored backup).
+            guard tier.every > .zero, let completed = lastCompleted[tier.name] else { return true }
             return now.timeIntervalSince(completed) >= Double(tier.every.components.seconds)
         }
     }
@@ -65,6 +72,14 @@ public struct SyncTiers: Sendable, Equatable, CustomStringConvertible {
     public func covered(by tier: Tier) -> [String] {
         guard let index = tiers.firstIndex(of: tier) else { return [tier.name] }
         return tiers[...index].map(\.name)
+    }
+
+    /// The tiers a complete pass of the tier named `name` walked: by name when it is one of
+    /// these; otherwise (a pass begun under other settings, or before tiers) those whose window
+    /// fits in the one it walked, `walked` long, so a narrower pass is never credited as wider.
+    public func covered(byTierNamed name: String?, walked: Duration, lookback: Duration) -> [String] {
+        if let tier = tiers.first(where: { $0.name == name }) { return covered(by: tier) }
+        return tiers.filter { span(of: $0, lookback: lookback) <= walked + .seconds(1) }.map(\.name)
     }
 
     /// The window's length for `tier`, at most `lookback`.

@@ -31,6 +31,8 @@ extension ConsoleViews {
         if let header = d.resultHeader { context["result_header"] = header }
         if let message = d.resultMessage { context["result_message"] = message }
         if let reason = d.resultReason { context["result_reason"] = reason }
+        // Shown only when a review changed it: the same result twice says nothing.
+        if let initial = d.initialResult, initial != shown.item.result { context["initial_result"] = ItemLabels.result(initial) }
         if let info = d.flagInfo {
             context["flag_info"] = ["label": info.label ?? "–", "message": info.message ?? "–", "id": info.id ?? "–"]
         }

@@ -109,7 +109,7 @@ public struct PostgresSyncStore: Sendable {
     public func finish(covering tiers: [String]) async throws {
         try await client.query("""
             UPDATE sync_state AS s SET last_started_at = pass_started_at, last_finished_at = now(), last_items_checked = items_checked,
-                   last_changes_found = changes_found, pass_started_at = NULL, cursor = NULL, last_error = NULL, updated_at = now(),
+                   last_changes_found = changes_found, pass_started_at = NULL, pass_tier = NULL, cursor = NULL, last_error = NULL, updated_at = now(),
                    tiers_completed = s.tiers_completed
                        || coalesce((SELECT jsonb_object_agg(tier, extract(epoch FROM s.pass_started_at)) FROM unnest(\(tiers)::text[]) AS tier), '{}'::jsonb)
             WHERE name = \(Self.name)
@@ -126,7 +126,7 @@ public struct PostgresSyncStore: Sendable {
 
     /// Forgets the pass under way (its cursor was refused): the next run starts a new one.
     public func abandon() async throws {
-        try await client.query("UPDATE sync_state SET pass_started_at = NULL, cursor = NULL WHERE name = \(Self.name)", logger: logger)
+        try await client.query("UPDATE sync_state SET pass_started_at = NULL, pass_tier = NULL, cursor = NULL WHERE name = \(Self.name)", logger: logger)
     }
 
     public func status() async throws -> SyncStatus {

@@ -24,13 +24,20 @@ public struct ReconcileWebhookHandler: JobHandler {
     let notFoundWindow: Duration
     let itemLock: KeyedLock
     let leases: PostgresFetchLeases?
+    /// Why the API version's routes are not there, when the health check says so (then a 404 is
+    /// the route's, not the item's).
+    let routeGone: @Sendable () -> String?
     private let latency = Metrics.Timer(label: "relay_reconcile_latency_seconds")
 
     /// How long a hint waits before looking again when another replica is fetching its item.
     static let leaseWait = Duration.milliseconds(300)
+    /// How long a hint waits while the API version's routes are not there: no attempt is spent
+    /// and the not-found window does not run, so nothing is lost while the setting is wrong.
+    static let routeGoneWait = Duration.seconds(30)
 
     public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration,
-                itemLock: KeyedLock = KeyedLock(), leases: PostgresFetchLeases? = nil) {
+                itemLock: KeyedLock = KeyedLock(), leases: PostgresFetchLeases? = nil, routeGone: @escaping @Sendable () -> String? = { nil }) {
+        self.routeGone = routeGone
         self.pipeline = pipeline
         self.events = events
         self.notFoundWindow = notFoundWindow
@@ -71,12 +78,15 @@ public struct ReconcileWebhookHandler: JobHandler {
             MetricHandles.counter("relay_reconcile_lease_waits_total").increment()
             return .snooze(Self.leaseWait)
         }
+        // Released even when the job was cancelled (a timeout, shutdown): an unstructured task
+        // is not cancelled with this one, so others need not wait for the lease to expire.
+        let release: @Sendable () async -> Void = { let key = target.lockKey; await Task { try? await leases.release(key, holder: holder) }.value }
         do {
             let result = try await reconcile(event, target: target, context: context)
-            try? await leases.release(target.lockKey, holder: holder)
+            await release()
             return result
         } catch {
-            try? await leases.release(target.lockKey, holder: holder)
+            await release()
             throw error
         }
     }
@@ -87,7 +97,15 @@ public struct ReconcileWebhookHandler: JobHandler {
             try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis)
             latency.record(duration: event.age)
             return .completed
+        } catch EntrupyAPIError.routeGone(let status, let path) {
+            let error = EntrupyAPIError.routeGone(status: status, path: path)
+            try await events.noteError(id: event.id, error: error.description, final: false)
+            return .snooze(Self.routeGoneWait)
         } catch EntrupyAPIError.notFound {
+            if let gone = routeGone() {
+                try await events.noteError(id: event.id, error: "404, and \(gone)", final: false)
+                return .snooze(Self.routeGoneWait)
+            }
             let waited = event.age
             guard waited < notFoundWindow else {
                 let message = "\(EntrupyAPIError.notFound.description) for \(waited.components.seconds) s after the webhook; giving up"

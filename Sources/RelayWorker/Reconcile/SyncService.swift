@@ -117,6 +117,7 @@ public struct SyncService: Service {
         var outcome = Outcome()
         var seenCursors = Set<String>()
         var resumedCursor = pass.cursor
+        var recentWalked = ContinuousClock.now
         logger.info("sync pass", metadata: [
             "tier": "\(pass.tier ?? "all")", "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)",
             "resumed_at_page": "\(pass.pages)",
@@ -126,7 +127,7 @@ public struct SyncService: Service {
             let observedAt = try await pipeline.clock()
             let page: SearchPage
             do {
-                page = try await search(pass)
+                page = try await search(from: pass.windowStart, to: pass.windowEnd, cursor: pass.cursor)
             } catch EntrupyAPIError.rejected(let status, _) where pass.cursor != nil && pass.cursor == resumedCursor && (400..<500).contains(status) {
                 // The cursor saved by an interrupted pass is no longer valid: start the window again
                 // (once: a cursor refused in the middle of a walk ends the pass as failed below).
@@ -162,18 +163,23 @@ public struct SyncService: Service {
             try await store.checkpoint(cursor: next, items: page.items.count, changes: changes)
             guard let next else { break }
             pass.cursor = next
+            // A wide pass takes long; the last day is walked again each interval meanwhile.
+            if ContinuousClock.now - recentWalked >= interval, let recent = tiers.everyPass, recent.name != pass.tier {
+                try await walkRecent(recent, notifySince: notifySince)
+                recentWalked = ContinuousClock.now
+            }
         }
-        // A pass begun before tiers existed walked the whole window.
-        let tier = tiers.tiers.first { $0.name == pass.tier } ?? tiers.tiers[tiers.tiers.count - 1]
-        try await store.finish(covering: tiers.covered(by: tier))
+        let walked = Duration.milliseconds(Int64(pass.windowEnd.timeIntervalSince(pass.windowStart) * 1000))
+        try await store.finish(covering: tiers.covered(byTierNamed: pass.tier, walked: walked, lookback: lookback))
+        let tierName = pass.tier ?? "all"
         outcome.completed = true
         // A resumed pass counts the pages its earlier runs walked too.
         await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, pass: pass)
         let took = ContinuousClock.now - started
         MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: took)
-        MetricHandles.counter("relay_sync_passes_total", [("tier", tier.name)]).increment()
-        logger.info("sync pass complete", metadata: [
-            "tier": "\(tier.name)", "seconds": "\(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)",
+        MetricHandles.counter("relay_sync_passes_total", [("tier", tierName)]).increment()
+        logger.notice("sync pass complete", metadata: [
+            "tier": "\(tierName)", "seconds": "\(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)",
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
         ])
         return outcome
@@ -207,9 +213,9 @@ public struct SyncService: Service {
 
     /// One page, within the sync's share of the budget; Entrupy's passing trouble (429, 5xx, no
     /// answer) is waited out a few times, backing off, before the pass gives up until next time.
-    private func search(_ pass: SyncPass) async throws -> SearchPage {
-        let query = SearchQuery(filters: [categoryFilter], limit: 25, cursor: pass.cursor, startEpoch: Int64(pass.windowStart.timeIntervalSince1970.rounded(.down)),
-                                endEpoch: Int64(pass.windowEnd.timeIntervalSince1970.rounded(.up)))
+    func search(from windowStart: Date, to windowEnd: Date, cursor: JSONValue?) async throws -> SearchPage {
+        let query = SearchQuery(filters: [categoryFilter], limit: 25, cursor: cursor, startEpoch: Int64(windowStart.timeIntervalSince1970.rounded(.down)),
+                                endEpoch: Int64(windowEnd.timeIntervalSince1970.rounded(.up)))
         var delay = Duration.seconds(1)
         for attempt in 1...6 {
             try await budget.acquire()
@@ -230,7 +236,7 @@ public struct SyncService: Service {
     /// submitted before the first pass ever started is history, recorded without notifying (the
     /// first pass over 90 days must not mail every old item); one item that fails to apply is
     /// logged and skipped, so it cannot stop every pass at the same page.
-    private func applyDiffering(_ items: [EntrupyItem], observedAt: Date, notifySince: Date) async throws -> Int {
+    func applyDiffering(_ items: [EntrupyItem], observedAt: Date, notifySince: Date) async throws -> Int {
         let storable = items.map(\.storable)
         let stored = try await pipeline.storedStates(of: storable.map(\.entrupyID))
         var changes = 0
