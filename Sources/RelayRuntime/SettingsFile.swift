@@ -11,6 +11,8 @@ struct SettingsFile: Sendable {
     let snapshot: YAMLSnapshot?
     /// Every key, nested ones joined with dots as the snapshot joins them.
     let keys: [String]
+    /// Keys given no value (`smtp_password:` or `~`): unset, as a blank variable is.
+    let nullKeys: Set<String>
 
     init(path: String, text: String) throws {
         self.path = path
@@ -22,13 +24,14 @@ struct SettingsFile: Sendable {
         }
         guard let node else {
             // An empty file (or only comments) sets nothing.
-            (snapshot, keys) = (nil, [])
+            (snapshot, keys, nullKeys) = (nil, [], [])
             return
         }
         guard let mapping = node.mapping else {
             throw SettingsError.invalid(name: path, reason: "expected a mapping of settings, such as port: 8080")
         }
         keys = try Self.keys(mapping, prefix: "", path: path)
+        nullKeys = Set(mapping.compactMap { key, value in value.null != nil ? key.scalar?.string : nil })
         do {
             let data = Data(text.utf8)
             snapshot = try YAMLSnapshot(data: data.bytes, providerName: path, parsingOptions: .default)
@@ -49,7 +52,7 @@ struct SettingsFile: Sendable {
 
     /// A scalar as its text; a sequence as its items joined with commas.
     private func text(_ key: String) throws -> String? {
-        guard let snapshot else { return nil }
+        guard let snapshot, !nullKeys.contains(key) else { return nil }
         let configKey = AbsoluteConfigKey([key])
         if let value = try? snapshot.value(forKey: configKey, type: .string).value {
             // Blank is unset, as in the environment: `smtp_password: ""` beside `smtp_password_file` is no conflict.

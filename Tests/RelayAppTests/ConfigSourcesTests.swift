@@ -82,6 +82,8 @@ struct ConfigSourcesTests {
             entrupy_api_token_file: /etc/entrupy-relay/token
             smtp_password: ""
             smtp_password_file: /etc/entrupy-relay/smtp
+            smtp_helo_name:
+            smtp_ca_file: ~
             """
         let env = required.merging([SettingsSources.configFileVariable: "/etc/entrupy-relay/relay.yaml", "ENTRUPY_RELAY_WORKER_CONCURRENCY": "8"]) { $1 }
         let files = ["/etc/entrupy-relay/relay.yaml": yaml, "/etc/entrupy-relay/token": "api-token-from-file\n", "/etc/entrupy-relay/smtp": "pw"]
@@ -92,6 +94,7 @@ struct ConfigSourcesTests {
         #expect(s.logFormat == .text)
         #expect(s.entrupy.token == "api-token-from-file")
         #expect(s.notify.smtpPassword == "pw", "a blank value is unset, as in the environment")
+        #expect(s.notify.smtpHeloName == nil && s.notify.smtpCAFile == nil, "so is a key given no value")
         let reader = try sources(env, files: files).reader()
         #expect(try reader.value(RelaySettings.catalog.first { $0.key == "port" }!) == SettingValue(text: "9100", origin: "port in /etc/entrupy-relay/relay.yaml"))
     }
