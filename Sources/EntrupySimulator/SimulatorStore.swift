@@ -93,10 +93,12 @@ final class SimulatorStore: Sendable {
 
     /// Counts an API request (not `/_sim`) for the totals, the per-route counts and the peak rate.
     func recordAPIRequest(route: String) {
+        // The arrival time is read before waiting for the lock: a request that waited must not count as arriving later.
+        let arrived = Date().timeIntervalSince1970
         state.withLock { state in
             state.stats.requests += 1
             state.stats.apiRequestsByRoute[route, default: 0] += 1
-            state.window.record(at: Date().timeIntervalSince1970)
+            state.window.record(at: arrived)
         }
     }
 
@@ -257,7 +259,10 @@ final class SimulatorStore: Sendable {
 
     /// Every item, visible or not, ordered by Entrupy ID: the ground truth.
     func allItems() -> [SimItem] {
-        state.withLock { state in state.items.values.sorted { $0.entrupyID < $1.entrupyID } }
+        // Copied under the lock, sorted outside it: with 200,000 items a sort under the lock held
+        // every API request back for a while, then let them through in a burst the peak rate counted.
+        let items = state.withLock { state in Array(state.items.values) }
+        return items.sorted { $0.entrupyID < $1.entrupyID }
     }
 
     /// Registers or checks an SDK user; `conflict` when the stored details differ from these.
