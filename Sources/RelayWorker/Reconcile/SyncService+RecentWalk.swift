@@ -24,9 +24,7 @@ extension SyncService {
             pages += 1
             items += page.items.count
             changes += changed
-            MetricHandles.counter("relay_sync_pages_total").increment()
-            MetricHandles.counter("relay_sync_items_checked_total").increment(by: page.items.count)
-            MetricHandles.counter("relay_sync_changes_total").increment(by: changed)
+            record(page, changes: changed)
             let next = page.items.isEmpty && page.skipped == 0 ? nil : page.nextCursor
             guard let next, seen.insert(next.jsonText).inserted else { break }
             cursor = next

@@ -146,13 +146,7 @@ public struct SyncService: Service {
             outcome.pages += 1
             outcome.itemsChecked += page.items.count
             outcome.changesFound += changes
-            MetricHandles.counter("relay_sync_pages_total").increment()
-            MetricHandles.counter("relay_sync_items_checked_total").increment(by: page.items.count)
-            MetricHandles.counter("relay_sync_changes_total").increment(by: changes)
-            if page.skipped > 0 {
-                MetricHandles.counter("relay_sync_items_unreadable_total").increment(by: page.skipped)
-                logger.warning("sync: items in a search page could not be read and were skipped", metadata: ["count": "\(page.skipped)"])
-            }
+            record(page, changes: changes)
             if looped || outcome.pages >= Self.maxPages {
                 // Not a complete pass: say so, and start the window afresh next time.
                 let reason = looped ? "the search returned a cursor it had already returned" : "the pass reached \(Self.maxPages) pages"
@@ -209,6 +203,17 @@ public struct SyncService: Service {
         MetricHandles.counter("relay_sync_blind_passes_total").increment()
         logger.warning("sync: \(message)")
         try await store.noteError(message)
+    }
+
+    /// Counts a walked page, and says when entries of it could not be read.
+    func record(_ page: SearchPage, changes: Int) {
+        MetricHandles.counter("relay_sync_pages_total").increment()
+        MetricHandles.counter("relay_sync_items_checked_total").increment(by: page.items.count)
+        MetricHandles.counter("relay_sync_changes_total").increment(by: changes)
+        if page.skipped > 0 {
+            MetricHandles.counter("relay_sync_items_unreadable_total").increment(by: page.skipped)
+            logger.warning("sync: items in a search page could not be read and were skipped", metadata: ["count": "\(page.skipped)"])
+        }
     }
 
     /// One page, within the sync's share of the budget; Entrupy's passing trouble (429, 5xx, no
