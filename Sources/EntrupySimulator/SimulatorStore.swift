@@ -180,12 +180,17 @@ final class SimulatorStore: Sendable {
             keys.append(key)
             return
         }
+        keys.insert(key, at: firstIndex(notBelow: key, in: keys))
+    }
+
+    /// The first index whose key is not below `key` (binary search over the sorted keys).
+    private static func firstIndex(notBelow key: SubmissionKey, in keys: [SubmissionKey]) -> Int {
         var low = 0, high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] < key { low = middle + 1 } else { high = middle }
         }
-        keys.insert(key, at: low)
+        return low
     }
 
     /// Visible items newest first, submitted within `start ... end` and before `below` (the
@@ -196,15 +201,7 @@ final class SimulatorStore: Sendable {
             let keys = state.bySubmission
             // The first index past the page's upper bound: the cursor, or the end of the window.
             let upper: SubmissionKey? = below ?? end.map { SubmissionKey(submittedAt: $0, entrupyID: "\u{10FFFF}") }
-            var low = 0, high = keys.count
-            if let upper {
-                while low < high {
-                    let middle = (low + high) / 2
-                    if keys[middle] < upper { low = middle + 1 } else { high = middle }
-                }
-            } else {
-                low = keys.count
-            }
+            let low = upper.map { Self.firstIndex(notBelow: $0, in: keys) } ?? keys.count
             var index = low - 1
             while index >= 0 {
                 let key = keys[index]
