@@ -5,7 +5,7 @@ public import RelayCore
 public enum EntrupyAnswerShape {
     /// A lookup's answer: one item, or a list (the relay takes the latest).
     public static func lookup(_ json: JSONValue) -> EntrupyFinding {
-        let list = json.arrayValue ?? json["items"]?.arrayValue ?? json["item"]?.arrayValue
+        let list = EntrupyItemParser.lookupList(json)
         let latest: EntrupyItem?
         do {
             latest = try EntrupyItemParser.parseLookup(json)

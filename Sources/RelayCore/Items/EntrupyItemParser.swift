@@ -20,13 +20,18 @@ public enum EntrupyItemParser {
     /// Nil for an empty list (nothing found). An entry that cannot be read makes the whole answer
     /// unreadable: passing it over could reconcile an older authentication than the one meant.
     public static func parseLookup(_ json: JSONValue) throws -> EntrupyItem? {
-        let list = json.arrayValue ?? json["items"]?.arrayValue ?? json["item"]?.arrayValue
-        guard let list else { return try parse(json) }
+        guard let list = lookupList(json) else { return try parse(json) }
         let items = try list.map(parse)
         // Latest by submission; an item without a time counts as oldest, and of equals the later in the list.
         return items.enumerated().max { a, b in
             (a.element.submittedAt ?? .distantPast, a.offset) < (b.element.submittedAt ?? .distantPast, b.offset)
         }?.element
+    }
+
+    /// The entries of a lookup answered as a list (`{"items": [...]}`, `{"item": [...]}` or
+    /// `[...]`); nil when it answered one item.
+    public static func lookupList(_ json: JSONValue) -> [JSONValue]? {
+        json.arrayValue ?? json["items"]?.arrayValue ?? json["item"]?.arrayValue
     }
 
     /// Parses `{"item": {...}}` or a bare item object.
