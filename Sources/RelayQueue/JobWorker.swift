@@ -66,6 +66,8 @@ public final class JobWorker: Service, Sendable {
     private let oldestGauge = Gauge(label: "relay_jobs_oldest_available_seconds")
     private let runningGauge = Gauge(label: "relay_jobs_running")
     private let deadGauge = Gauge(label: "relay_jobs_dead")
+    /// How long one claim statement takes: the first figure to grow if the jobs table bloats.
+    private let claimTimer = Metrics.Timer(label: "relay_job_claim_duration_seconds")
 
     /// - Parameter recordsClient: the pool for finished runs that carry their handler's writes
     ///   (a delivery's attempt and state), when `queue`'s pool is one whose commits do not wait
@@ -178,7 +180,9 @@ public final class JobWorker: Service, Sendable {
             if size > 0 {
                 lastClaim = .now
                 do {
+                    let started = ContinuousClock.now
                     claimed = try await queue.claim(worker: configuration.workerID, limit: size, lease: configuration.lease, kinds: kinds)
+                    claimTimer.record(duration: ContinuousClock.now - started)
                     let full = claimed.count == size
                     state.withLock { $0.backlog = full }
                 } catch {

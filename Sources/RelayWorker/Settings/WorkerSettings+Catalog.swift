@@ -34,8 +34,9 @@ extension WorkerSettings {
     public static let syncCategories = TextSetting("sync_categories", takes: "category names, comma-separated",
         defaultText: "none", "product categories a sync pass or backfill searches besides sneakers, luxury and apparel "
             + "(Entrupy's search answers nothing without a category filter)")
-    public static let pruneCompleted = IntegerSetting("jobs_prune_completed_hours", default: 24, range: 1...87_600,
-        "completed jobs are deleted after this age")
+    public static let pruneCompleted = IntegerSetting("jobs_prune_completed_hours", default: 24, range: 0...87_600,
+        "completed jobs are deleted after this age (0: within a minute of completing; their records stay in the webhook, "
+            + "reconciliation and delivery tables)")
     public static let pruneDead = IntegerSetting("jobs_prune_dead_days", default: 30, range: 1...3_650, "dead jobs are deleted after this age")
 
     /// Every setting read here, in the reference's order.
