@@ -28,4 +28,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0022_webhook_rejections.sql", PackageResources._022_webhook_rejections_sql),
     ("0023_sync_tiers.sql", PackageResources._023_sync_tiers_sql),
     ("0024_item_fetch_leases.sql", PackageResources._024_item_fetch_leases_sql),
+    ("0025_retention.sql", PackageResources._025_retention_sql),
 ]

@@ -71,6 +71,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
             case .queued: print("delivery \(id) will be attempted again now")
             case .notFound: CommandEnvironment.fail("delivery \(id) does not exist")
             case .alreadyDelivered: CommandEnvironment.fail("delivery \(id) was already delivered")
+            case .payloadRemoved(let why): CommandEnvironment.fail("delivery \(id) cannot be sent again: its payload was \(why)")
             case .inFlight: CommandEnvironment.fail("delivery \(id) is being attempted right now")
             }
         }

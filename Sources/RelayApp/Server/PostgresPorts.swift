@@ -6,6 +6,7 @@ import RelayStore
 
 extension PostgresCallerRate: CallerRate {}
 extension PostgresDeliveryRepository: DeliveryQueries {}
+extension PostgresErasureStore: ErasureStoring {}
 extension PostgresItemRepository: ItemQueries {}
 extension PostgresOverviewRepository: OverviewQueries {}
 extension PostgresRequestSlots: RequestSlots {}

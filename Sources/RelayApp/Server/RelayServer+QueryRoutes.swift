@@ -29,7 +29,8 @@ extension RelayServer {
             exports: ExportGate(limit: settings.http.exportConcurrency),
             sdkRate: PostgresCallerRate(client: client, route: "sdk_authorize", limit: settings.http.sdkAuthorizePerMinute,
                                         window: .seconds(60), logger: logger),
-            imageSources: settings.http.consoleImageSources
+            imageSources: settings.http.consoleImageSources,
+            erasures: PostgresErasureStore(client: client, logger: logger)
         ).add(to: router)
     }
 }

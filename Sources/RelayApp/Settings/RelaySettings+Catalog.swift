@@ -22,6 +22,7 @@ extension RelaySettings {
         ("Entrupy's API", EntrupyAPISettings.catalog),
         ("HTTP, the API and the console", HTTPSettings.catalog),
         ("The worker", WorkerSettings.catalog),
+        ("Retention", RetentionSettings.catalog),
         ("Notifications", NotifySettings.catalog),
         ("The process", [logLevel.setting, logFormat.setting, shutdownGrace.setting]),
     ]

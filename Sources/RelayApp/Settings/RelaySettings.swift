@@ -15,6 +15,7 @@ public struct RelaySettings: Sendable {
     public var http: HTTPSettings
     public var entrupy: EntrupyAPISettings
     public var worker: WorkerSettings
+    public var retention: RetentionSettings
     public var notify: NotifySettings
     public var logLevel: LogLevelName
     public var logFormat: LogFormat
@@ -29,6 +30,7 @@ public struct RelaySettings: Sendable {
     public init(reader: SettingsReader, receiving: Bool, reconciling: Bool = false) throws {
         self.reader = reader
         worker = try WorkerSettings(reader: reader)
+        retention = try RetentionSettings(reader: reader)
         // Each running job may hold a connection, beside the receiver's writers and the reconciles' wakes: a
         // pool smaller than the worker's concurrency makes jobs queue for connections (notify.sh
         // at ENTRUPY_RELAY_WORKER_CONCURRENCY 32 with 16: p50 2.7 s end to end). Claims, lease renewals and

@@ -30,6 +30,8 @@ public struct WorkerAssembly {
     /// Entrupy's health (the version's health route), for `/readyz` and `relay_entrupy_up`.
     public let health: EntrupyHealthMonitor
     public let countFold: CountFoldService
+    /// Retention: the pruner's passes (one replica at a time).
+    public let prune: PruneService
     let reloader: RulesReloadService
     let httpService: ShutdownHook
     let callbackHTTPService: ShutdownHook
@@ -110,6 +112,8 @@ public struct WorkerAssembly {
         sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.worker.sweepIntervalSeconds),
                              age: .seconds(settings.worker.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
+        prune = PruneService(pruner: Self.pruner(settings: settings, client: client, logger: logger),
+                             interval: .seconds(settings.retention.intervalSeconds), logger: logger)
         sync = settings.worker.syncIntervalSeconds == 0 ? nil
             : Self.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
         if let path = settings.notify.rulesFile {
@@ -132,6 +136,12 @@ public struct WorkerAssembly {
             interval: .seconds(max(1, settings.worker.syncIntervalSeconds)), lookback: .seconds(settings.worker.syncLookbackDays * 86_400),
             tiers: settings.worker.syncTiers, budget: RateBudget(ratePerSecond: settings.entrupy.rate * settings.worker.syncBudgetShare),
             categories: settings.worker.syncCategories, logger: logger)
+    }
+
+    /// The pruner as the settings describe it (the worker's, and `prune`'s).
+    public static func pruner(settings: RelaySettings, client: PostgresClient, logger: Logger) -> Pruner {
+        Pruner(store: PostgresRetentionStore(client: client, logger: logger), policy: settings.retention.policy,
+               batchSize: settings.retention.batchSize, pause: .milliseconds(settings.retention.pauseMilliseconds), logger: logger)
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {
@@ -172,6 +182,6 @@ public struct WorkerAssembly {
     /// the bookkeeping pool they used.
     public var services: [any Service] {
         [bookkeeping, httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
-            + (sync.map { [$0] } ?? []) + [countFold, reloader]
+            + (sync.map { [$0] } ?? []) + [countFold, prune, reloader]
     }
 }

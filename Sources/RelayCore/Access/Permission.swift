@@ -11,4 +11,6 @@ public enum Permission: String, Sendable, CaseIterable {
     case authorizeSDKUsers = "authorize SDK users"
     /// Who submitted an item: email, name and `unique_user_id` from the SDK users mirror.
     case readPeople = "read people"
+    /// Erase a person's data (and read the erasure records): admin only.
+    case erasePeople = "erase people"
 }

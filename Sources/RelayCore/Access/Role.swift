@@ -9,7 +9,7 @@ public enum Role: String, Sendable, CaseIterable, Codable {
     public func allows(_ permission: Permission) -> Bool {
         switch self {
         case .admin: true
-        case .support: permission != .readEvents && permission != .authorizeSDKUsers
+        case .support: permission != .readEvents && permission != .authorizeSDKUsers && permission != .erasePeople
         case .consumer: permission == .readItems || permission == .authorizeSDKUsers
         }
     }

@@ -24,8 +24,12 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var deliveredAt: Date?
     /// The transition that caused it.
     public var transition: String
+    /// `expired` or `erased` once the payload is gone: it can no longer be sent.
+    public var payloadRemoved: String?
+    /// When its attempt rows were removed (retention); its `attempts` count stays.
+    public var attemptsRemovedAt: Date?
 
-    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String) {
+    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil) {
         self.id = id
         self.itemEventID = itemEventID
         self.entrupyID = entrupyID
@@ -44,5 +48,7 @@ public struct DeliveryRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.deliveredAt = deliveredAt
         self.transition = transition
+        self.payloadRemoved = payloadRemoved
+        self.attemptsRemovedAt = attemptsRemovedAt
     }
 }

@@ -6,5 +6,7 @@ public enum DeliveryRetryResult: Sendable, Equatable {
     case alreadyDelivered
     /// An attempt is running right now.
     case inFlight
+    /// Its payload was removed (`expired` by retention, or `erased`): there is nothing to send.
+    case payloadRemoved(String)
     case notFound
 }

@@ -18,6 +18,7 @@ public struct TimelineEvent: Sendable, Equatable {
         for webhook in detail.webhooks ?? [] {
             var summary = "\(webhook.eventType ?? "webhook") received (\(webhook.state.rawValue))"
             if webhook.duplicates > 0 { summary += ", \(webhook.duplicates) duplicate(s)" }
+            if let removed = webhook.bodyRemoved { summary += ", body \(removed)" }
             events.append(.init(kind: "webhook.received", at: webhook.receivedAt, summary: summary,
                                 webhookEventID: webhook.id, deliveryID: nil, rank: 1))
         }
@@ -38,6 +39,13 @@ public struct TimelineEvent: Sendable, Equatable {
         }
         for history in detail.deliveries ?? [] {
             let delivery = history.delivery
+            if history.attempts.isEmpty, let removedAt = delivery.attemptsRemovedAt {
+                // Its attempt rows are gone; the delivery's own record says how it ended.
+                events.append(.init(kind: "delivery.\(delivery.state.rawValue)", at: delivery.deliveredAt ?? removedAt,
+                                    summary: "\(delivery.rule): \(delivery.channel.rawValue) to \(delivery.target), \(delivery.state.rawValue) "
+                                        + "after \(delivery.attempts) attempt(s); attempt records expired",
+                                    webhookEventID: nil, deliveryID: delivery.id, rank: 4))
+            }
             for attempt in history.attempts {
                 var summary = "\(delivery.rule): \(delivery.channel.rawValue) to \(delivery.target), attempt \(attempt.attempt) \(attempt.outcome.rawValue)"
                 if let status = attempt.statusCode { summary += " (HTTP \(status))" }

@@ -11,11 +11,14 @@ public struct WebhookEventRecord: Sendable, Equatable {
     public var duplicates: Int
     public var verifiedBy: String
     public var clientAddress: String?
-    public var bodyBytes: Int
+    /// The body's size; nil once it was removed (`bodyRemoved` says why).
+    public var bodyBytes: Int?
+    /// `expired` (a retention setting) or `erased` (an erasure); nil while the body is kept.
+    public var bodyRemoved: String?
     public var receivedAt: Date
 
     public init(id: Int64, eventType: String?, eventID: String?, entrupyID: String?, customerItemID: String?, state: WebhookEventState,
-                duplicates: Int, verifiedBy: String, clientAddress: String?, bodyBytes: Int, receivedAt: Date) {
+                duplicates: Int, verifiedBy: String, clientAddress: String?, bodyBytes: Int?, bodyRemoved: String? = nil, receivedAt: Date) {
         self.id = id
         self.eventType = eventType
         self.eventID = eventID
@@ -26,6 +29,7 @@ public struct WebhookEventRecord: Sendable, Equatable {
         self.verifiedBy = verifiedBy
         self.clientAddress = clientAddress
         self.bodyBytes = bodyBytes
+        self.bodyRemoved = bodyRemoved
         self.receivedAt = receivedAt
     }
 }

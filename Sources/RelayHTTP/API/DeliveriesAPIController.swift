@@ -33,6 +33,7 @@ public struct DeliveriesAPIController: Sendable {
         case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         case .alreadyDelivered: throw APIError(.conflict, "delivery \(id) was already delivered")
         case .inFlight: throw APIError(.conflict, "delivery \(id) is being attempted right now")
+        case .payloadRemoved(let why): throw APIError(.conflict, "delivery \(id) cannot be sent again: its payload was \(why)")
         case .queued:
             context.logger.info("api: delivery retry", metadata: ["delivery_id": "\(id)", "by": "\(caller.name)"])
             guard let record = try await deliveries.delivery(id: id) else { throw APIError(.notFound, "delivery \(id) does not exist") }

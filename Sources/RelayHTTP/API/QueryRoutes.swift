@@ -30,13 +30,17 @@ public struct QueryRoutes: Sendable {
     public var sdkRate: (any CallerRate)?
     /// Where the console may load photos from (ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES).
     public var imageSources: [String]
+    /// Erasure (`/v1/erasures`); nil: the routes are not served.
+    public var erasures: (any ErasureStoring)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
                 api: EntrupyAPIClient?, importer: (any ItemImporting)? = nil, overview: (any OverviewQueries)? = nil,
                 sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8,
                 slots: any RequestSlots = MemoryRequestSlots(), exports: ExportGate = ExportGate(limit: 4),
-                sdkRate: (any CallerRate)? = nil, imageSources: [String] = ConsoleController.defaultImageSources) {
+                sdkRate: (any CallerRate)? = nil, imageSources: [String] = ConsoleController.defaultImageSources,
+                erasures: (any ErasureStoring)? = nil) {
+        self.erasures = erasures
         self.slots = slots
         self.exports = exports
         self.sdkRate = sdkRate
@@ -62,6 +66,7 @@ public struct QueryRoutes: Sendable {
         ItemsAPIController(items: items, importer: importer, exports: exports).addRoutes(to: v1)
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)
+        if let erasures { ErasuresAPIController(erasures: erasures).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,

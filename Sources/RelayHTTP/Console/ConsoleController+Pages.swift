@@ -8,6 +8,7 @@ extension ConsoleController {
         "retried": "The delivery will be attempted again now, with the same idempotency key.",
         "reconciling": "The item will be fetched from Entrupy again in a moment; reload to see the result.",
         "already-delivered": "That delivery was already delivered.",
+        "payload-removed": "That delivery's payload was removed (retention or erasure): it cannot be sent again.",
         "in-flight": "That delivery is being attempted right now.",
         "imported": "Fetched from Entrupy just now.",
     ]
@@ -58,6 +59,7 @@ extension ConsoleController {
         case .queued: "retried"
         case .alreadyDelivered: "already-delivered"
         case .inFlight: "in-flight"
+        case .payloadRemoved: "payload-removed"
         case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         }
         return Self.redirect("/console/items/\(PercentEncoding.pathSegment(delivery.entrupyID))?done=\(done)#delivery-\(id)")

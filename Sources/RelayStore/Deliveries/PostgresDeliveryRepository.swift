@@ -66,11 +66,12 @@ public struct PostgresDeliveryRepository: Sendable {
     /// new job. The attempt count goes on, so attempt numbers never repeat.
     public func retry(id: Int64) async throws -> DeliveryRetryResult {
         try await client.withTransaction(logger: logger) { tx in
-            let rows = try await tx.query("SELECT state FROM deliveries WHERE id = \(id) FOR UPDATE", logger: logger)
-            var state: DeliveryState?
-            for try await value in rows.decode(DeliveryState.self) { state = value }
-            guard let state else { return .notFound }
+            let rows = try await tx.query("SELECT state, payload_removed FROM deliveries WHERE id = \(id) FOR UPDATE", logger: logger)
+            var found: (DeliveryState, String?)?
+            for try await value in rows.decode((DeliveryState, String?).self) { found = value }
+            guard let (state, removed) = found else { return .notFound }
             if state == .delivered { return .alreadyDelivered }
+            if let removed { return .payloadRemoved(removed) }
             switch try await PostgresJobQueue.runNow(uniqueKey: DeliverJob.uniqueKey(deliveryID: id), on: tx, logger: logger) {
             case .running?:
                 return .inFlight

@@ -49,11 +49,16 @@ extension PostgresItemRepository {
         item.webhooks = try await WebhookEventRecord.records(from: webhooks)
 
         let noted = try await client.query("""
-            SELECT id, event_type, received_at, body FROM webhook_events
+            SELECT id, event_type, received_at, body, body_removed FROM webhook_events
             WHERE entrupy_id = \(entrupyID) AND event_type = ANY(\(Array(WebhookNote.eventTypes))::text[])
             ORDER BY received_at, id LIMIT 500
             """, logger: logger)
-        for try await (id, type, at, body) in noted.decode((Int64, String, Date, ByteBuffer).self) {
+        for try await (id, type, at, body, removed) in noted.decode((Int64, String, Date, ByteBuffer?, String?).self) {
+            // A message whose body is gone still has its line, saying so.
+            guard let body else {
+                item.notes.append(ItemNote(kind: type, at: at, text: "body \(removed ?? "removed")", webhookEventID: id))
+                continue
+            }
             guard let text = WebhookNote.read(eventType: type, body: Array(body.readableBytesView)) else { continue }
             item.notes.append(ItemNote(kind: type, at: at, text: text, webhookEventID: id))
         }

@@ -242,6 +242,7 @@ extension PostgresReconcileStore {
         values.set("basis_result_final", change.basedOn?.snapshot.resultFinal)
         values.set("basis_flag", change.basedOn?.snapshot.flag)
         values.set("basis_fetched_at", change.basedOn?.fetchedAt)
+        values.set("basis_erased", change.basedOn?.erased)
     }
 
     /// The CTEs that record the fetch and mark its webhook events, each only when the CTE
@@ -272,13 +273,14 @@ extension PostgresReconcileStore {
     }
 
     /// The condition that the items row still holds the basis (`:basis_result`,
-    /// `:basis_result_final`, `:basis_flag`, `:basis_fetched_at`; all NULL for none: no row
+    /// `:basis_result_final`, `:basis_flag`, `:basis_fetched_at`, `:basis_erased` (an erasure
+    /// in between makes the pipeline store the item without people fields); all NULL for none: no row
     /// holds it). The time is compared to the microsecond either side: it went through a `Date`
     /// (a `Double`) on its way back, and an answer requested a microsecond apart from the stored
     /// one cannot have been diffed differently (the diff reads the state, not the time).
     static let holdsBasis = """
         items.result IS NOT DISTINCT FROM :basis_result::text AND items.result_final = :basis_result_final::bool \
-        AND items.flag = :basis_flag::text \
+        AND items.flag = :basis_flag::text AND (items.erased_at IS NOT NULL) = :basis_erased::bool \
         AND items.fetched_at BETWEEN :basis_fetched_at::timestamptz - interval '1 microsecond' \
                                  AND :basis_fetched_at::timestamptz + interval '1 microsecond'
         """

@@ -40,13 +40,13 @@ public struct PostgresReconcileStore: Sendable {
 
     static func state(of entrupyID: String, on connection: PostgresConnection, logger: Logger) async throws -> StoredItemState? {
         try await decodeState(connection.query("""
-            SELECT result, result_final, flag, fetched_at FROM items WHERE entrupy_id = \(entrupyID)
+            SELECT result, result_final, flag, fetched_at, erased_at IS NOT NULL FROM items WHERE entrupy_id = \(entrupyID)
             """, logger: logger))
     }
 
     private static func decodeState(_ rows: PostgresRowSequence) async throws -> StoredItemState? {
-        for try await (result, final, flag, fetchedAt) in rows.decode((String?, Bool, String, Date).self) {
-            return StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
+        for try await (result, final, flag, fetchedAt, erased) in rows.decode((String?, Bool, String, Date, Bool).self) {
+            return StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt, erased: erased)
         }
         return nil
     }
@@ -55,11 +55,11 @@ public struct PostgresReconcileStore: Sendable {
     public func states(of entrupyIDs: [String]) async throws -> [String: StoredItemState] {
         guard !entrupyIDs.isEmpty else { return [:] }
         let rows = try await client.query("""
-            SELECT entrupy_id, result, result_final, flag, fetched_at FROM items WHERE entrupy_id = ANY(\(entrupyIDs.map { StoredText.clean($0) })::text[])
+            SELECT entrupy_id, result, result_final, flag, fetched_at, erased_at IS NOT NULL FROM items WHERE entrupy_id = ANY(\(entrupyIDs.map { StoredText.clean($0) })::text[])
             """, logger: logger)
         var states: [String: StoredItemState] = [:]
-        for try await (id, result, final, flag, fetchedAt) in rows.decode((String, String?, Bool, String, Date).self) {
-            states[id] = StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt)
+        for try await (id, result, final, flag, fetchedAt, erased) in rows.decode((String, String?, Bool, String, Date, Bool).self) {
+            states[id] = StoredItemState(result: result, resultFinal: final, flag: flag, fetchedAt: fetchedAt, erased: erased)
         }
         return states
     }

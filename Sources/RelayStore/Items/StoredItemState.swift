@@ -6,14 +6,18 @@ public import RelayCore
 public struct StoredItemState: Sendable, Equatable {
     public var snapshot: ItemSnapshot
     public var fetchedAt: Date
+    /// The item's submitter was erased: what is fetched for it is stored without people fields.
+    public var erased: Bool
 
-    public init(snapshot: ItemSnapshot, fetchedAt: Date) {
+    public init(snapshot: ItemSnapshot, fetchedAt: Date, erased: Bool = false) {
         self.snapshot = snapshot
         self.fetchedAt = fetchedAt
+        self.erased = erased
     }
 
-    /// From the `items` columns every read of it selects: result, result_final, flag, fetched_at.
-    init(result: String?, resultFinal: Bool, flag: String, fetchedAt: Date) {
-        self.init(snapshot: ItemSnapshot(result: result, resultFinal: resultFinal, flag: flag), fetchedAt: fetchedAt)
+    /// From the `items` columns every read of it selects: result, result_final, flag, fetched_at,
+    /// and `erased_at IS NOT NULL`.
+    init(result: String?, resultFinal: Bool, flag: String, fetchedAt: Date, erased: Bool) {
+        self.init(snapshot: ItemSnapshot(result: result, resultFinal: resultFinal, flag: flag), fetchedAt: fetchedAt, erased: erased)
     }
 }

@@ -22,27 +22,7 @@ public struct PostgresSyncStore: Sendable {
 
     /// Runs `body` while holding the sync lock; nil without running it when another replica holds it.
     public func whileHoldingLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T? {
-        try await client.withConnection { connection -> T? in
-            let rows = try await connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))", logger: logger)
-            var taken = false
-            for try await value in rows.decode(Bool.self) { taken = value }
-            guard taken else { return nil }
-            // Unlocking must happen even when the pass was cancelled (shutdown): a pooled connection
-            // must not keep the lock. An unstructured task is not cancelled with this one.
-            let unlock: @Sendable () async -> Void = { [logger] in
-                await Task {
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
-                }.value
-            }
-            do {
-                let result = try await body()
-                await unlock()
-                return result
-            } catch {
-                await unlock()
-                throw error
-            }
-        }
+        try await AdvisoryLock(key: Self.lockKey, client: client, logger: logger).whileHeld(body)
     }
 
     /// The pass under way, or a new one over the widest tier of `tiers` that is due (by the

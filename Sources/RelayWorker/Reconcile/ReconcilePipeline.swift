@@ -64,11 +64,14 @@ public struct ReconcilePipeline: Sendable {
         // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
         // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
         // item goes to the store only so its timeline can note what storing changed.
-        let item = fetched.storable
+        let storable = fetched.storable
         // The basis describes this item only if it was read under the ID the item is stored by.
-        let basisIsForItem = basis != nil && basis?.entrupyID == item.entrupyID
+        let basisIsForItem = basis != nil && basis?.entrupyID == storable.entrupyID
         for round in 0..<Self.maxRounds {
-            let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: item.entrupyID)
+            let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: storable.entrupyID)
+            // An erased submitter's item is diffed, rendered and stored without the people fields.
+            let erased = stored?.erased == true
+            let item = erased ? storable.erasingPeople() : storable
             let transitions = Self.transitions(item, observedAt: observedAt, against: stored)
             let rules = rules(for: source, notify: notify)
             // Notifications carry the organisation's own ID for the submitter: looked up only
@@ -80,13 +83,13 @@ public struct ReconcilePipeline: Sendable {
             }
             var change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
                                    rules: rules, uniqueUserID: uniqueUserID)
-            change.item = fetched
+            change.item = erased ? fetched.erasingPeople() : fetched
             if let result = try await store.commit(change) {
                 report(result, item: item, source: source)
                 return result
             }
         }
-        throw ReconcileContention(entrupyID: item.entrupyID, rounds: Self.maxRounds)
+        throw ReconcileContention(entrupyID: storable.entrupyID, rounds: Self.maxRounds)
     }
 
     static let maxRounds = 8

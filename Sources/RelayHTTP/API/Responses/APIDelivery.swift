@@ -17,11 +17,15 @@ public struct APIDelivery: Encodable, Sendable {
     /// Only while another attempt is coming (`pending` or `failed`).
     @AlwaysPresent var nextAttemptAt: Date?
     @AlwaysPresent var deliveredAt: Date?
+    /// `expired` or `erased` once the payload is gone (it cannot be retried then).
+    @AlwaysPresent var payloadRemoved: String?
+    /// When its attempt records were removed by retention (`attempts` still counts them).
+    @AlwaysPresent var attemptsRemovedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, entrupyID = "entrupy_id", rule, channel, target, state, attempts, lastError = "last_error", transition
         case idempotencyKey = "idempotency_key", createdAt = "created_at", nextAttemptAt = "next_attempt_at"
-        case deliveredAt = "delivered_at"
+        case deliveredAt = "delivered_at", payloadRemoved = "payload_removed", attemptsRemovedAt = "attempts_removed_at"
     }
 
     public init(_ delivery: DeliveryRecord) {
@@ -38,5 +42,7 @@ public struct APIDelivery: Encodable, Sendable {
         createdAt = delivery.createdAt
         nextAttemptAt = delivery.state == .failed || delivery.state == .pending ? delivery.nextAttemptAt : nil
         deliveredAt = delivery.deliveredAt
+        payloadRemoved = delivery.payloadRemoved
+        attemptsRemovedAt = delivery.attemptsRemovedAt
     }
 }

@@ -12,12 +12,15 @@ public struct APIWebhookEvent: Encodable, Sendable {
     let duplicates: Int
     let verifiedBy: String
     @AlwaysPresent var clientAddress: String?
-    let bodyBytes: Int
+    @AlwaysPresent var bodyBytes: Int?
+    /// `expired` or `erased` once the body is gone (the row stays).
+    @AlwaysPresent var bodyRemoved: String?
     let receivedAt: Date
 
     enum CodingKeys: String, CodingKey {
         case id, eventType = "event_type", eventID = "event_id", entrupyID = "entrupy_id", customerItemID = "customer_item_id"
         case state, duplicates, verifiedBy = "verified_by", clientAddress = "client_address", bodyBytes = "body_bytes"
+        case bodyRemoved = "body_removed"
         case receivedAt = "received_at"
     }
 
@@ -32,6 +35,7 @@ public struct APIWebhookEvent: Encodable, Sendable {
         verifiedBy = event.verifiedBy
         clientAddress = event.clientAddress
         bodyBytes = event.bodyBytes
+        bodyRemoved = event.bodyRemoved
         receivedAt = event.receivedAt
     }
 }

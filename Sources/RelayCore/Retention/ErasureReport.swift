@@ -1,0 +1,32 @@
+public import Foundation
+
+/// What an erasure removed or redacted (or, in a dry run, would), table by table: the counts an
+/// erasure record keeps, never what was erased.
+public struct ErasureReport: Sendable, Equatable {
+    /// Rows per kind, in `ErasureReport.kinds` order.
+    public var counts: [String: Int]
+    public var dryRun: Bool
+    /// The erasure record's ID (nil for a dry run).
+    public var id: Int64?
+    public var at: Date?
+
+    /// The kinds counted, and what each means.
+    public static let kinds: [(name: String, meaning: String)] = [
+        ("sdk_users", "SDK users mirror rows deleted"),
+        ("items", "items whose people fields were removed (the result, flag and timeline stay)"),
+        ("webhook_bodies", "webhook bodies and headers removed"),
+        ("delivery_payloads", "delivery payloads removed"),
+        ("delivery_replies", "delivery attempts whose replies were removed"),
+        ("deliveries_cancelled", "pending deliveries cancelled (they would have sent it again)"),
+        ("reconciliation_notes", "reconciliation notes removed"),
+    ]
+
+    public init(counts: [String: Int], dryRun: Bool, id: Int64? = nil, at: Date? = nil) {
+        self.counts = counts
+        self.dryRun = dryRun
+        self.id = id
+        self.at = at
+    }
+
+    public var total: Int { counts.values.reduce(0, +) }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+import Logging
+public import PostgresNIO
+public import RelayCore
+
+/// Removes what a retention setting names, a bounded batch at a time: each batch is one short
+/// statement that finds its rows through an index holding only rows still to prune (or the
+/// table's oldest rows), skips rows another transaction holds (`SKIP LOCKED`: a delivery being
+/// redriven, a webhook being reconciled), and never touches a webhook still queued or a
+/// delivery not finished. Statements are in `PostgresRetentionStore+Statements.swift`.
+public struct PostgresRetentionStore: Sendable {
+    /// The advisory lock one replica holds while it prunes.
+    static let lockKey: Int64 = 0x5052_554E // "PRUN"
+
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Prunes up to `limit` rows of `kind` older than `cutoff`; answers how many went.
+    public func pruneBatch(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> Int {
+        let rows = try await client.query(Self.pruneQuery(kind, before: cutoff, limit: limit), logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// What pruning `kind` at `cutoff` would remove now: rows, and an estimate of the bytes.
+    public func estimate(_ kind: RetentionKind, before cutoff: Date) async throws -> RetentionEstimate {
+        let rows = try await client.query(Self.estimateQuery(kind, before: cutoff), logger: logger)
+        for try await (count, bytes) in rows.decode((Int, Int64).self) {
+            return RetentionEstimate(kind: kind, rows: count, bytes: bytes)
+        }
+        return RetentionEstimate(kind: kind, rows: 0, bytes: 0)
+    }
+
+    /// When the oldest row still holding what `kind` removes was made (nil: none).
+    public func oldest(_ kind: RetentionKind) async throws -> Date? {
+        let rows = try await client.query(Self.oldestQuery(kind), logger: logger)
+        for try await date in rows.decode(Date?.self) { return date }
+        return nil
+    }
+
+    /// The database's clock (cutoffs are counted from it, as every stored time was).
+    public func now() async throws -> Date {
+        let rows = try await client.query("SELECT now()", logger: logger)
+        for try await date in rows.decode(Date.self) { return date }
+        return Date()
+    }
+
+    /// Runs `body` while holding the pruning lock; nil without running it when another replica holds it.
+    public func whileHoldingLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T? {
+        try await AdvisoryLock(key: Self.lockKey, client: client, logger: logger).whileHeld(body)
+    }
+}
+
+/// What pruning one kind would remove now.
+public struct RetentionEstimate: Sendable, Equatable {
+    public var kind: RetentionKind
+    public var rows: Int
+    /// Stored bytes freed for reuse (the payload's own size, or rows times the table's average
+    /// row with its indexes): disk space returns to the system only after a VACUUM FULL.
+    public var bytes: Int64
+}

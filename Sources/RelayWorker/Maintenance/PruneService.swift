@@ -1,0 +1,42 @@
+import AsyncAlgorithms
+public import Logging
+import Metrics
+import RelayDatabase
+public import ServiceLifecycle
+
+/// Runs a pruning pass (`Pruner`) a minute after start, then every `interval`, until graceful
+/// shutdown (a pass under way stops after its current batch).
+public struct PruneService: Service {
+    let pruner: Pruner
+    let interval: Duration
+    let logger: Logger
+    private let failures = Counter(label: "relay_retention_failures_total")
+    private let duration = Metrics.Timer(label: "relay_retention_pass_duration_seconds")
+
+    public init(pruner: Pruner, interval: Duration, logger: Logger) {
+        self.pruner = pruner
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        // Not at once: a fleet restarting together should serve first and prune after.
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: min(self.interval, .seconds(60))) }
+        guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
+        await pass()
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous).cancelOnGracefulShutdown() {
+            await pass()
+        }
+    }
+
+    private func pass() async {
+        let started = ContinuousClock.now
+        do {
+            if try await pruner.pass() != nil { duration.record(duration: ContinuousClock.now - started) }
+        } catch {
+            guard !Task.isCancelled else { return }
+            failures.increment()
+            logger.warning("pruning failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
+        }
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+public import Logging
+import Metrics
+public import RelayCore
+import RelayDatabase
+import RelayRuntime
+public import RelayStore
+import ServiceLifecycle
+
+/// One pruning pass: for each kind the policy limits, batches of at most `batchSize` rows
+/// older than the kind's cutoff, with a pause between batches, until a batch comes back short.
+/// Only one replica prunes at a time (an advisory lock); the others skip the pass. Stops
+/// between batches on graceful shutdown. Exports rows pruned and each kind's oldest row.
+public struct Pruner: Sendable {
+    let store: PostgresRetentionStore
+    let policy: RetentionPolicy
+    let batchSize: Int
+    let pause: Duration
+    let logger: Logger
+
+    public init(store: PostgresRetentionStore, policy: RetentionPolicy, batchSize: Int, pause: Duration, logger: Logger) {
+        self.store = store
+        self.policy = policy
+        self.batchSize = batchSize
+        self.pause = pause
+        self.logger = logger
+    }
+
+    /// Rows pruned per kind; nil when another replica holds the pruning lock.
+    public func pass() async throws -> [RetentionKind: Int]? {
+        try await store.whileHoldingLock {
+            var pruned: [RetentionKind: Int] = [:]
+            let now = try await store.now()
+            for kind in RetentionKind.allCases {
+                guard let cutoff = policy.cutoff(kind, now: now) else { continue }
+                pruned[kind] = try await prune(kind, before: cutoff)
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+            }
+            try await exportOldest(now: now)
+            return pruned
+        }
+    }
+
+    private func prune(_ kind: RetentionKind, before cutoff: Date) async throws -> Int {
+        var total = 0
+        let counter = MetricHandles.counter("relay_retention_pruned_rows_total", [("kind", kind.rawValue)])
+        while true {
+            let started = ContinuousClock.now
+            let count = try await store.pruneBatch(kind, before: cutoff, limit: batchSize)
+            MetricHandles.timer("relay_retention_batch_duration_seconds", [("kind", kind.rawValue)])
+                .record(duration: ContinuousClock.now - started)
+            counter.increment(by: count)
+            total += count
+            if count < batchSize || Task.isShuttingDownGracefully || Task.isCancelled { break }
+            try? await Task.sleep(for: pause)
+        }
+        if total > 0 { logger.info("pruned", metadata: ["kind": "\(kind.rawValue)", "rows": "\(total)"]) }
+        return total
+    }
+
+    /// The age of the oldest row still holding each kind's data (0 when there is none).
+    private func exportOldest(now: Date) async throws {
+        for kind in RetentionKind.allCases {
+            let oldest = try await store.oldest(kind)
+            MetricHandles.gauge("relay_retention_oldest_seconds", [("kind", kind.rawValue)])
+                .record(oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
+        }
+    }
+}
