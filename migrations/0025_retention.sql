@@ -29,6 +29,9 @@ CREATE INDEX deliveries_payload_kept ON deliveries (updated_at)
 CREATE INDEX deliveries_attempts_kept ON deliveries (updated_at)
     WHERE attempts_removed_at IS NULL AND state IN ('delivered', 'dead');
 
+-- The SDK users mirror's retention finds its oldest rows here.
+CREATE INDEX sdk_users_last_authorized ON sdk_users (last_authorized_at);
+
 -- A webhook event's row may now be deleted (its metadata retention). The timeline and the
 -- reconciliation records keep the event's ID as a plain number ("webhook #123, pruned"):
 -- as foreign keys, deleting one event looked for its referrers in two tables that have no
@@ -42,6 +45,6 @@ CREATE TABLE erasures (
     id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     requested_at timestamptz NOT NULL DEFAULT now(),
     requested_by text        NOT NULL,
-    selector     text        NOT NULL CHECK (selector IN ('unique_user_id', 'email', 'customer_item_id')),
+    selector     text        NOT NULL CHECK (selector IN ('unique_user_id', 'email', 'username', 'customer_item_id')),
     counts       jsonb       NOT NULL
 );

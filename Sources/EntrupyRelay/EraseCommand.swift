@@ -5,14 +5,14 @@ import RelayCore
 import RelayHTTP
 import RelayStore
 
-/// `entrupy-relay erase --unique-user-id X | --email X | --customer-item-id X [--dry-run]`.
+/// `entrupy-relay erase --unique-user-id X | --email X | --username X | --customer-item-id X [--dry-run]`.
 struct EraseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "erase",
         abstract: "Erase a person's data (or one customer item ID's) from every table, keeping the results and delivery records.",
         discussion: """
             By --unique-user-id or --email: the SDK users mirror rows, and the people fields of every item their Entrupy \
-            username submitted. By --customer-item-id: the people fields of that ID's items. For those items it also removes \
+            username submitted (by --username: that username's, when the mirror has no row for the person). By --customer-item-id: the people fields of that ID's items. For those items it also removes \
             webhook bodies, delivery payloads and replies, and reconciliation notes, cancels pending deliveries, and stores \
             anything fetched for them later without the people fields. Records an erasure entry (who, when, the kind of key, \
             the counts; never the key). --dry-run runs the same statements and rolls them back. --list prints the entries.
@@ -20,6 +20,7 @@ struct EraseCommand: AsyncParsableCommand {
 
     @Option(help: "The organisation's own user ID (the SDK's unique_user_id).") var uniqueUserID: String?
     @Option(help: "The person's email, as the SDK users mirror has it (compared without case).") var email: String?
+    @Option(help: "The Entrupy username (when the SDK users mirror has no row for the person).") var username: String?
     @Option(help: "The customer's own item ID.") var customerItemID: String?
     @Flag(help: "Count what would be erased; erase nothing.") var dryRun = false
     @Flag(help: "Print the erasures recorded instead.") var list = false
@@ -37,7 +38,7 @@ struct EraseCommand: AsyncParsableCommand {
         }
         let selector: ErasureSelector
         do {
-            selector = try ErasureSelector.parse(uniqueUserID: uniqueUserID, email: email, customerItemID: customerItemID)
+            selector = try ErasureSelector.parse(uniqueUserID: uniqueUserID, email: email, username: username, customerItemID: customerItemID)
         } catch {
             throw ValidationError(error.description)
         }

@@ -25,17 +25,11 @@ struct PruneCommand: AsyncParsableCommand {
         let policy = settings.retention.policy
         if dryRun {
             let lines = try await CommandEnvironment.database(environment) { client in
-                let store = PostgresRetentionStore(client: client, logger: logger)
-                let now = try await store.now()
-                var lines: [PruneLine] = []
-                for kind in RetentionKind.allCases {
-                    let cutoff = policy.cutoff(kind, now: now)
-                    var estimate: RetentionEstimate?
-                    if let cutoff { estimate = try await store.estimate(kind, before: cutoff) }
-                    lines.append(PruneLine(kind: kind.rawValue, days: policy.days[kind], cutoff: cutoff, rows: estimate?.rows ?? 0,
-                                           bytes: estimate?.bytes ?? 0))
+                let (now, estimates) = try await WorkerAssembly.pruner(settings: settings, client: client, logger: logger).estimates()
+                return RetentionKind.allCases.map { kind in
+                    PruneLine(kind: kind.rawValue, days: policy.days[kind], cutoff: policy.cutoff(kind, now: now),
+                              rows: estimates[kind]?.rows ?? 0, bytes: estimates[kind]?.bytes ?? 0)
                 }
-                return lines
             }
             print(json ? try OutputFormat.json(lines) : Self.text(lines))
             return

@@ -46,11 +46,14 @@ extension PostgresJobQueue {
 
     /// Deletes finished jobs older than the retention ages, in batches of at most `batch` rows
     /// (each its own short transaction, found through the partial index on finished jobs), so
-    /// that a busy queue's minute of completed jobs never becomes one long delete.
+    /// that a busy queue's minute of completed jobs never becomes one long delete; at most
+    /// `maxBatches` a call, so that a backlog (a shorter setting, a long outage) is taken a
+    /// slice a minute and the maintenance loop it runs in still rescues leases meanwhile.
     @discardableResult
-    public func prune(completedOlderThan completed: Duration, deadOlderThan dead: Duration, batch: Int = 5_000) async throws -> Int {
+    public func prune(completedOlderThan completed: Duration, deadOlderThan dead: Duration, batch: Int = 5_000,
+                      maxBatches: Int = 20) async throws -> Int {
         var total = 0
-        while true {
+        for _ in 0..<max(1, maxBatches) {
             let rows = try await client.query("""
                 WITH gone AS (
                     DELETE FROM jobs WHERE id IN (
@@ -66,8 +69,9 @@ extension PostgresJobQueue {
             var deleted = 0
             for try await count in rows.decode(Int.self) { deleted = count }
             total += deleted
-            if deleted < batch { return total }
+            if deleted < batch || Task.isCancelled { break }
         }
+        return total
     }
 
     /// Deletes every job of `kind`, whatever its state (a benchmark starts from none); returns

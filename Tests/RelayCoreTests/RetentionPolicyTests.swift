@@ -9,16 +9,17 @@ struct RetentionPolicyTests {
         let policy = RetentionPolicy(days: [.webhookBodies: 30, .webhookEvents: 0])
         #expect(policy.cutoff(.webhookBodies, now: now) == now.addingTimeInterval(-30 * 86_400))
         #expect(policy.cutoff(.webhookEvents, now: now) == nil)
-        #expect(policy.cutoff(.timeline, now: now) == nil)
         #expect(RetentionPolicy.standard.problems.isEmpty)
     }
 
     @Test func payloadsMayNotOutliveTheirMetadata() {
-        let policy = RetentionPolicy(days: [.webhookBodies: 90, .webhookEvents: 30, .deliveryAttempts: 10, .timeline: 5])
-        #expect(policy.problems.count == 3)
-        #expect(policy.problems[0].contains("webhook_bodies (90 days) outlive their webhook_events (30 days)"))
-        #expect(policy.problems[1].contains("delivery_payloads"), "payloads kept for ever, their deliveries 5 days")
-        #expect(policy.problems[2].contains("delivery_attempts (10 days) outlive their timeline (5 days)"))
+        let longer = RetentionPolicy(days: [.webhookBodies: 90, .webhookEvents: 30])
+        #expect(longer.problems == ["webhook_bodies (90 days) outlive their webhook_events (30 days): they would go with them; "
+                                    + "set webhook_bodies to at most 30"])
+        let forEver = RetentionPolicy(days: [.webhookBodies: 0, .webhookEvents: 30])
+        #expect(forEver.problems.count == 1 && forEver.problems[0].contains("webhook_bodies for ever"))
+        #expect(RetentionPolicy(days: [.webhookBodies: 30, .webhookEvents: 30, .deliveryPayloads: 90, .deliveryAttempts: 10]).problems.isEmpty,
+                "a delivery's payload is on its row, which no setting removes")
     }
 
     @Test func erasingRemovesEveryPersonalKeyAtAnyDepthAndKeepsTheItem() throws {
@@ -50,5 +51,7 @@ struct RetentionPolicyTests {
         #expect(throws: ErasureSelector.Invalid.self) { try ErasureSelector.parse(uniqueUserID: nil, email: nil, customerItemID: "a\u{0}b") }
         #expect(throws: ErasureSelector.Invalid.self) { try ErasureSelector.parse(uniqueUserID: String(repeating: "x", count: 41), email: nil, customerItemID: nil) }
         #expect(try ErasureSelector.parse(uniqueUserID: nil, email: nil, customerItemID: "sku-1") == .customerItemID("sku-1"))
+        #expect(try ErasureSelector.parse(uniqueUserID: nil, email: nil, username: "org-user-7", customerItemID: nil) == .username("org-user-7"))
+        #expect(throws: ErasureSelector.Invalid.self) { try ErasureSelector.parse(uniqueUserID: nil, email: nil, username: "", customerItemID: nil) }
     }
 }

@@ -155,8 +155,8 @@ struct ErasureTests {
                 #expect(try await relay.post("/v1/erasures", token: support, json: #"{"email": "carol@example.com"}"#).status == 403)
                 #expect(try await relay.get("/v1/erasures", token: support).status == 403)
                 for (body, message) in [
-                    (#"{}"#, "give exactly one of unique_user_id, email and customer_item_id"),
-                    (#"{"email": "carol@example.com", "unique_user_id": "carol-001"}"#, "give exactly one of unique_user_id, email and customer_item_id"),
+                    (#"{}"#, "give exactly one of unique_user_id, email, username and customer_item_id"),
+                    (#"{"email": "carol@example.com", "unique_user_id": "carol-001"}"#, "give exactly one of unique_user_id, email, username and customer_item_id"),
                     (#"{"email": 7}"#, "field \"email\": must be a string"),
                     (#"{"email": "carol@example.com", "dry_run": "yes"}"#, "field \"dry_run\": must be true or false"),
                     (#"{"customer_item_id": "a\u0000b"}"#, "customer_item_id must be non-empty text without control characters"),

@@ -1,6 +1,8 @@
 /// A kind of stored data with a retention setting of its own (`RetentionPolicy`). Payloads go
 /// before the metadata that says what happened: a webhook's body before its row, a delivery's
-/// payload before its attempts, and both long before the item's timeline.
+/// payload before its attempts. Timeline rows have no setting: they are kept while their item
+/// is (items are never pruned), because a delivery's idempotency key counts the earlier
+/// transitions of its kind, and removing one would hand a later transition a key already sent.
 public enum RetentionKind: String, Sendable, CaseIterable {
     /// A webhook's body and headers (the row stays, saying "body expired").
     case webhookBodies = "webhook_bodies"
@@ -13,11 +15,15 @@ public enum RetentionKind: String, Sendable, CaseIterable {
     case deliveryPayloads = "delivery_payloads"
     /// A finished delivery's attempt rows (the delivery's own row, with its attempt count, stays).
     case deliveryAttempts = "delivery_attempts"
-    /// Timeline rows (transitions), with the finished deliveries they caused; never one whose
-    /// deliveries are not finished.
-    case timeline
     /// The SDK users mirror (people's emails and names), counted from their last authorisation.
     case sdkUsers = "sdk_users"
+
+    /// The order a pass prunes in: rows before their payloads where a row's retention removes
+    /// its payload with it (a webhook row before webhook bodies: nulling the body of a row about
+    /// to be deleted would write a year of rows twice).
+    public static let pruneOrder: [RetentionKind] = [
+        .webhookEvents, .webhookBodies, .reconciliations, .deliveryPayloads, .deliveryAttempts, .sdkUsers,
+    ]
 
     /// What the setting removes, in a phrase for people.
     public var removes: String {
@@ -27,7 +33,6 @@ public enum RetentionKind: String, Sendable, CaseIterable {
         case .reconciliations: "reconciliation records"
         case .deliveryPayloads: "finished deliveries' payloads and replies"
         case .deliveryAttempts: "finished deliveries' attempt rows"
-        case .timeline: "timeline rows and their finished deliveries"
         case .sdkUsers: "SDK users mirror rows (emails, names)"
         }
     }

@@ -12,7 +12,7 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// The defaults, and why (README, "Retention"): bodies and payloads a month (support reads
     /// them in the days after a dispute; Entrupy keeps the item itself), their metadata and
     /// attempts 400 days (a year of audits and a month's grace), fetch records 90 days (the
-    /// sync's lookback), timelines while their item is, the SDK users mirror while a person
+    /// sync's lookback), the SDK users mirror while a person
     /// keeps authorising (erasure is how one leaves).
     public static let standard = RetentionPolicy(days: [
         .webhookBodies: 30, .webhookEvents: 400, .reconciliations: 90, .deliveryPayloads: 30, .deliveryAttempts: 400,
@@ -40,9 +40,6 @@ public struct RetentionPolicy: Sendable, Equatable {
             }
         }
         check(.webhookBodies, within: .webhookEvents)
-        // A delivery's row (with its payload) and its attempts go with its timeline row.
-        check(.deliveryPayloads, within: .timeline)
-        check(.deliveryAttempts, within: .timeline)
         return problems
     }
 }

@@ -23,11 +23,11 @@ public struct ErasuresAPIController: Sendable {
         return try JSONResponse.make(["erasures": records.map(APIErasure.init)])
     }
 
-    /// Body: exactly one of `unique_user_id`, `email`, `customer_item_id` (strings), and
+    /// Body: exactly one of `unique_user_id`, `email`, `username`, `customer_item_id` (strings), and
     /// optionally `dry_run` (a boolean). 200 with the counts for a dry run, 201 for a run.
     @Sendable func erase(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await JSONRequestBody.object(request, maxBytes: 4_096, fields: ["unique_user_id", "email", "customer_item_id", "dry_run"])
+        let body = try await JSONRequestBody.object(request, maxBytes: 4_096, fields: ["unique_user_id", "email", "username", "customer_item_id", "dry_run"])
         func text(_ key: String) throws -> String? {
             switch body[key] {
             case nil, .null?: return nil
@@ -44,7 +44,7 @@ public struct ErasuresAPIController: Sendable {
         let selector: ErasureSelector
         do {
             selector = try ErasureSelector.parse(uniqueUserID: try text("unique_user_id"), email: try text("email"),
-                                                 customerItemID: try text("customer_item_id"))
+                                                 username: try text("username"), customerItemID: try text("customer_item_id"))
         } catch let error as ErasureSelector.Invalid {
             throw APIError(.badRequest, error.description)
         }

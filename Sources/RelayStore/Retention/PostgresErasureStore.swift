@@ -23,6 +23,9 @@ public struct PostgresErasureStore: Sendable {
     public func erase(_ selector: ErasureSelector, requestedBy: String, dryRun: Bool) async throws -> ErasureReport {
         do {
             return try await client.withTransaction(logger: logger) { tx in
+                // A person with thousands of items is a long statement: longer than the API
+                // pool's statement timeout allows its reads.
+                try await tx.query("SET LOCAL statement_timeout = '10min'", logger: logger)
                 let counts = try await Self.run(selector, on: tx, logger: logger)
                 if dryRun { throw DryRunDone(report: ErasureReport(counts: counts, dryRun: true)) }
                 let rows = try await tx.query("""
@@ -36,7 +39,7 @@ public struct PostgresErasureStore: Sendable {
                 throw StoreError.missingResult
             }
         } catch let error as PostgresTransactionError {
-            if let done = error.closureError as? DryRunDone { return done.report }
+            if let done = error.closureError as? DryRunDone, error.rollbackError == nil { return done.report }
             throw error
         }
     }
@@ -80,6 +83,11 @@ public struct PostgresErasureStore: Sendable {
             for try await name in try await tx.query("""
                 DELETE FROM sdk_users WHERE lower(email) = lower(\(email)) RETURNING username
                 """, logger: logger).decode(String.self) { usernames.append(name); sdkUsers += 1 }
+        case .username(let name):
+            for try await _ in try await tx.query("""
+                DELETE FROM sdk_users WHERE username = \(name) RETURNING username
+                """, logger: logger).decode(String.self) { sdkUsers += 1 }
+            usernames.append(name)
         case .customerItemID:
             break
         }
@@ -91,6 +99,10 @@ public struct PostgresErasureStore: Sendable {
             ORDER BY entrupy_id FOR UPDATE
             """, logger: logger).decode((String, String).self) { items.append((row.0, row.1)) }
         let ids = items.map(\.id)
+        var customerItemIDs: [String] = []
+        for try await id in try await tx.query("""
+            SELECT DISTINCT customer_item_id FROM items WHERE entrupy_id = ANY(\(ids)::text[]) AND customer_item_id IS NOT NULL
+            """, logger: logger).decode(String.self) { customerItemIDs.append(id) }
         let erasedRaws = items.map { item in
             (JSONValue(jsonText: item.raw).map(PersonalData.erasing) ?? .object([:])).jsonText
         }
@@ -105,7 +117,8 @@ public struct PostgresErasureStore: Sendable {
         counts["webhook_bodies"] = try await count("""
             WITH written AS (
                 UPDATE webhook_events SET body = NULL, headers = '{}', body_removed = 'erased', body_removed_at = now()
-                WHERE (entrupy_id = ANY(\(ids)::text[]) OR (customer_item_id IS NOT NULL AND customer_item_id = \(customerItemID)))
+                -- Webhooks that named only the customer's item ID (before Entrupy's ID was known) too.
+                WHERE (entrupy_id = ANY(\(ids)::text[]) OR customer_item_id = ANY(\(customerItemIDs)::text[]))
                   AND body IS NOT NULL
                 RETURNING 1)
             SELECT count(*)::int FROM written
@@ -115,6 +128,9 @@ public struct PostgresErasureStore: Sendable {
                 UPDATE deliveries SET state = 'dead', last_error = 'cancelled: the data it carries was erased',
                        next_attempt_at = NULL, updated_at = now()
                 WHERE entrupy_id = ANY(\(ids)::text[]) AND state IN ('pending', 'failed')
+                  -- One being sent right now is left to finish, so that its record says whether the
+                  -- partner got it; its payload goes below, so a retry after it has nothing to send.
+                  AND NOT EXISTS (SELECT 1 FROM jobs WHERE unique_key = \(DeliverJob.uniqueKeyPrefix) || deliveries.id AND state = 'running')
                 RETURNING 1)
             SELECT count(*)::int FROM written
             """)

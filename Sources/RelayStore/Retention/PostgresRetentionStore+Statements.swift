@@ -64,19 +64,6 @@ extension PostgresRetentionStore {
                 gone AS (DELETE FROM delivery_attempts a USING marked WHERE a.delivery_id = marked.id RETURNING 1)
                 SELECT count(*)::int FROM marked
                 """
-        case .timeline:
-            // Through (kind, occurred_at) for every kind; a transition whose deliveries are not
-            // all finished stays (the delete cascades to its finished ones and their attempts).
-            return """
-                WITH chosen AS (
-                    SELECT e.id FROM item_events e
-                    WHERE e.kind = ANY(\(TransitionKind.allCases.map(\.rawValue))::text[]) AND e.occurred_at < \(cutoff)
-                      AND NOT EXISTS (SELECT 1 FROM deliveries d
-                                      WHERE d.item_event_id = e.id AND d.state NOT IN \(unescaped: finishedDeliveries))
-                    LIMIT \(limit) FOR UPDATE OF e SKIP LOCKED),
-                gone AS (DELETE FROM item_events e USING chosen WHERE e.id = chosen.id RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
         case .sdkUsers:
             return """
                 WITH chosen AS (
@@ -90,12 +77,13 @@ extension PostgresRetentionStore {
 
     /// Rows that pruning at `cutoff` would remove now, and their bytes (a payload's stored
     /// size, or rows times the table's average row with its indexes).
-    static func estimateQuery(_ kind: RetentionKind, before cutoff: Date) -> PostgresQuery {
+    static func estimateQuery(_ kind: RetentionKind, before cutoff: Date, notBefore: Date?) -> PostgresQuery {
         switch kind {
         case .webhookBodies:
             return """
                 SELECT count(*)::int, coalesce(sum(pg_column_size(body) + pg_column_size(headers)), 0)::int8 FROM webhook_events
                 WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> 'queued'
+                  AND (\(notBefore)::timestamptz IS NULL OR received_at >= \(notBefore)::timestamptz)
                 """
         case .webhookEvents:
             return averaged("webhook_events", count: "SELECT count(*) FROM webhook_events WHERE received_at < \(cutoff) AND state <> 'queued'")
@@ -112,28 +100,22 @@ extension PostgresRetentionStore {
                     SELECT id FROM deliveries
                     WHERE attempts_removed_at IS NULL AND state IN \(unescaped: finishedDeliveries) AND updated_at < \(cutoff)),
                 rows AS (SELECT count(*) AS n FROM delivery_attempts a JOIN due ON a.delivery_id = due.id),
-                size AS (SELECT pg_total_relation_size(c.oid)::float8 / greatest(c.reltuples, 1) AS each
+                size AS (SELECT CASE WHEN c.reltuples > 0 THEN pg_total_relation_size(c.oid)::float8 / c.reltuples ELSE 0 END AS each
                          FROM pg_class c WHERE c.oid = 'delivery_attempts'::regclass)
                 SELECT (SELECT count(*) FROM due)::int, (rows.n * size.each)::int8 FROM rows, size
                 """
-        case .timeline:
-            return averaged("item_events", count: """
-                SELECT count(*) FROM item_events e
-                WHERE e.kind = ANY(\(TransitionKind.allCases.map(\.rawValue))::text[]) AND e.occurred_at < \(cutoff)
-                  AND NOT EXISTS (SELECT 1 FROM deliveries d
-                                  WHERE d.item_event_id = e.id AND d.state NOT IN \(unescaped: finishedDeliveries))
-                """)
         case .sdkUsers:
             return averaged("sdk_users", count: "SELECT count(*) FROM sdk_users WHERE last_authorized_at < \(cutoff)")
         }
     }
 
-    /// `SELECT rows, rows × average row` for a kind whose rows are deleted whole. `count` is a
+    /// `SELECT rows, rows × average row` for a kind whose rows are deleted whole (0 bytes for a
+    /// table never analysed, whose row count PostgreSQL does not know). `count` is a
     /// query whose values are already bound; `table` is one of this file's constants.
     private static func averaged(_ table: StaticString, count: PostgresQuery) -> PostgresQuery {
         PostgresQuery(unsafeSQL: """
             WITH due AS (\(count.sql)),
-            size AS (SELECT pg_total_relation_size(c.oid)::float8 / greatest(c.reltuples, 1) AS each
+            size AS (SELECT CASE WHEN c.reltuples > 0 THEN pg_total_relation_size(c.oid)::float8 / c.reltuples ELSE 0 END AS each
                      FROM pg_class c WHERE c.oid = '\(table)'::regclass)
             SELECT due.count::int, (due.count * size.each)::int8 FROM due, size
             """, binds: count.binds)
@@ -152,8 +134,6 @@ extension PostgresRetentionStore {
             "SELECT min(updated_at) FROM deliveries WHERE payload IS NOT NULL AND state IN \(unescaped: finishedDeliveries)"
         case .deliveryAttempts:
             "SELECT min(updated_at) FROM deliveries WHERE attempts_removed_at IS NULL AND state IN \(unescaped: finishedDeliveries)"
-        case .timeline:
-            "SELECT (SELECT occurred_at FROM item_events ORDER BY id LIMIT 1)"
         case .sdkUsers:
             "SELECT min(last_authorized_at) FROM sdk_users"
         }

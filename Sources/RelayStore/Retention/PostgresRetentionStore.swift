@@ -27,9 +27,10 @@ public struct PostgresRetentionStore: Sendable {
         return 0
     }
 
-    /// What pruning `kind` at `cutoff` would remove now: rows, and an estimate of the bytes.
-    public func estimate(_ kind: RetentionKind, before cutoff: Date) async throws -> RetentionEstimate {
-        let rows = try await client.query(Self.estimateQuery(kind, before: cutoff), logger: logger)
+    /// What pruning `kind` at `cutoff` would remove now: rows, and an estimate of the bytes;
+    /// with `notBefore`, only rows made since then (webhook bodies whose rows go first).
+    public func estimate(_ kind: RetentionKind, before cutoff: Date, notBefore: Date? = nil) async throws -> RetentionEstimate {
+        let rows = try await client.query(Self.estimateQuery(kind, before: cutoff, notBefore: notBefore), logger: logger)
         for try await (count, bytes) in rows.decode((Int, Int64).self) {
             return RetentionEstimate(kind: kind, rows: count, bytes: bytes)
         }

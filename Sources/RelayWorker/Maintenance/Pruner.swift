@@ -26,19 +26,51 @@ public struct Pruner: Sendable {
         self.logger = logger
     }
 
-    /// Rows pruned per kind; nil when another replica holds the pruning lock.
+    /// A pass in which some kinds failed (each was tried; the others were pruned).
+    public struct Failed: Error, CustomStringConvertible {
+        public let kinds: [RetentionKind]
+        public let first: String
+        public var description: String { "pruning \(kinds.map(\.rawValue).joined(separator: ", ")) failed: \(first)" }
+    }
+
+    /// Rows pruned per kind; nil when another replica holds the pruning lock. A kind that fails
+    /// does not stop the others: the pass throws `Failed` after trying them all.
     public func pass() async throws -> [RetentionKind: Int]? {
         try await store.whileHoldingLock {
             var pruned: [RetentionKind: Int] = [:]
+            var failed: [RetentionKind] = []
+            var firstError: String?
             let now = try await store.now()
-            for kind in RetentionKind.allCases {
-                guard let cutoff = policy.cutoff(kind, now: now) else { continue }
-                pruned[kind] = try await prune(kind, before: cutoff)
+            for kind in RetentionKind.pruneOrder {
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                guard let cutoff = policy.cutoff(kind, now: now) else { continue }
+                do {
+                    pruned[kind] = try await prune(kind, before: cutoff)
+                } catch {
+                    if Task.isCancelled { throw error }
+                    MetricHandles.counter("relay_retention_failures_total", [("kind", kind.rawValue)]).increment()
+                    logger.warning("pruning failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(PostgresErrorText.describe(error))"])
+                    failed.append(kind)
+                    firstError = firstError ?? PostgresErrorText.describe(error)
+                }
             }
-            try await exportOldest(now: now)
+            if !Task.isShuttingDownGracefully, !Task.isCancelled { try await exportOldest(now: now) }
+            if let firstError { throw Failed(kinds: failed, first: firstError) }
             return pruned
         }
+    }
+
+    /// What a pass would remove now, kind by kind (`prune --dry-run`): bodies of webhook rows
+    /// that the rows' own setting removes first are not counted twice.
+    public func estimates() async throws -> (now: Date, estimates: [RetentionKind: RetentionEstimate]) {
+        let now = try await store.now()
+        var estimates: [RetentionKind: RetentionEstimate] = [:]
+        for kind in RetentionKind.pruneOrder {
+            guard let cutoff = policy.cutoff(kind, now: now) else { continue }
+            let notBefore = kind == .webhookBodies ? policy.cutoff(.webhookEvents, now: now) : nil
+            estimates[kind] = try await store.estimate(kind, before: cutoff, notBefore: notBefore)
+        }
+        return (now, estimates)
     }
 
     private func prune(_ kind: RetentionKind, before cutoff: Date) async throws -> Int {
@@ -52,7 +84,9 @@ public struct Pruner: Sendable {
             counter.increment(by: count)
             total += count
             if count < batchSize || Task.isShuttingDownGracefully || Task.isCancelled { break }
-            try? await Task.sleep(for: pause)
+            // A shutdown ends the pause at once (and the loop with it).
+            try? await cancelWhenGracefulShutdown { [pause] in try await Task.sleep(for: pause) }
+            if Task.isShuttingDownGracefully || Task.isCancelled { break }
         }
         if total > 0 { logger.info("pruned", metadata: ["kind": "\(kind.rawValue)", "rows": "\(total)"]) }
         return total
