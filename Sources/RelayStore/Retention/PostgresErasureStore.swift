@@ -117,8 +117,9 @@ public struct PostgresErasureStore: Sendable {
         counts["webhook_bodies"] = try await count("""
             WITH written AS (
                 UPDATE webhook_events SET body = NULL, headers = '{}', body_removed = 'erased', body_removed_at = now()
-                -- Webhooks that named only the customer's item ID (before Entrupy's ID was known) too.
-                WHERE (entrupy_id = ANY(\(ids)::text[]) OR customer_item_id = ANY(\(customerItemIDs)::text[]))
+                -- Webhooks that named only the customer's item ID (before Entrupy's ID was known) too;
+                -- not those of another authentication of the same customer item ID (a resubmission).
+                WHERE (entrupy_id = ANY(\(ids)::text[]) OR (entrupy_id IS NULL AND customer_item_id = ANY(\(customerItemIDs)::text[])))
                   AND body IS NOT NULL
                 RETURNING 1)
             SELECT count(*)::int FROM written
