@@ -28,13 +28,7 @@ public struct ErasuresAPIController: Sendable {
     @Sendable func erase(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await JSONRequestBody.object(request, maxBytes: 4_096, fields: ["unique_user_id", "email", "username", "customer_item_id", "dry_run"])
-        func text(_ key: String) throws -> String? {
-            switch body[key] {
-            case nil, .null?: return nil
-            case .string(let value)?: return value
-            default: throw APIError(.badRequest, "field \"\(key)\": must be a string")
-            }
-        }
+        func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
         let dryRun: Bool
         switch body["dry_run"] {
         case nil, .null?: dryRun = false

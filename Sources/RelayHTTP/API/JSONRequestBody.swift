@@ -23,4 +23,14 @@ enum JSONRequestBody {
         }
         return object
     }
+
+    /// A field of `object` that is a string or absent (nil for absent or null); 400 naming the
+    /// field when it is anything else.
+    static func string(_ object: [String: JSONValue], _ name: String) throws -> String? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw APIError(.badRequest, "field \"\(name)\": must be a string")
+        }
+    }
 }

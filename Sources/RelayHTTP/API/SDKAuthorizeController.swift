@@ -97,13 +97,9 @@ public struct SDKAuthorizeController: Sendable {
     static func parse(_ request: Request) async throws -> AuthorizeUserRequest {
         let object = try await JSONRequestBody.object(request, maxBytes: maxBodyBytes, fields: fields)
         func text(_ name: String, required: Bool) throws -> String? {
-            switch object[name] {
-            case nil, .null?:
-                if required { throw APIError(.badRequest, "field \"\(name)\": is required") }
-                return nil
-            case .string(let value)?: return value
-            default: throw APIError(.badRequest, "field \"\(name)\": must be a string")
-            }
+            let value = try JSONRequestBody.string(object, name)
+            if value == nil, required { throw APIError(.badRequest, "field \"\(name)\": is required") }
+            return value
         }
         // Stored text like every other: U+0000 becomes U+FFFD before Entrupy or the database sees it
         // (PostgreSQL refuses it, and a refusal after Entrupy signed made the client retry for ever).
