@@ -4,8 +4,8 @@ public import PostgresNIO
 public import RelayCore
 
 /// Removes what a retention setting names, a bounded batch at a time: each batch is one short
-/// statement that finds its rows through an index holding only rows still to prune (or the
-/// table's oldest rows), skips rows another transaction holds (`SKIP LOCKED`: a delivery being
+/// statement that finds its rows through an index (for bodies and payloads one that holds only
+/// rows still to prune; for fetch records the table's oldest rows by ID), skips rows another transaction holds (`SKIP LOCKED`: a delivery being
 /// redriven, a webhook being reconciled), and never touches a webhook still queued or a
 /// delivery not finished. Statements are in `PostgresRetentionStore+Statements.swift`.
 public struct PostgresRetentionStore: Sendable {

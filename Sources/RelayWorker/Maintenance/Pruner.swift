@@ -48,10 +48,11 @@ public struct Pruner: Sendable {
                     pruned[kind] = try await prune(kind, before: cutoff)
                 } catch {
                     if Task.isCancelled { throw error }
+                    let text = PostgresErrorText.describe(error)
                     MetricHandles.counter("relay_retention_failures_total", [("kind", kind.rawValue)]).increment()
-                    logger.warning("pruning failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(PostgresErrorText.describe(error))"])
+                    logger.warning("pruning failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(text)"])
                     failed.append(kind)
-                    firstError = firstError ?? PostgresErrorText.describe(error)
+                    firstError = firstError ?? text
                 }
             }
             if !Task.isShuttingDownGracefully, !Task.isCancelled { try await exportOldest(now: now) }
