@@ -71,11 +71,28 @@ struct RetentionTests {
         return values
     }
 
+    /// A pruner without pauses; with `walBudget`, batches sized by the WAL they write.
+    static func pruner(_ store: PostgresRetentionStore, _ policy: RetentionPolicy, batch: Int, walBudget: Int = 0) -> Pruner {
+        Pruner(store: store, policy: policy, pacing: PrunePacing(largestBatch: batch, pause: .zero, walBytesPerSecond: walBudget),
+               logger: logger)
+    }
+
+    @Test func aBatchSaysHowMuchWriteAheadLogItWrote() async throws {
+        try await TestDatabase.withFresh { _, client async throws in
+            try await Self.seed(client)
+            let store = PostgresRetentionStore(client: client, logger: Self.logger)
+            let cutoff = Date().addingTimeInterval(-30 * 86_400)
+            let first = try await store.pruneBatch(.webhookBodies, before: cutoff, limit: 1)
+            #expect(first.rows == 1)
+            #expect(first.walBytes > 0, "removing a body writes to the WAL, and the batch measures it")
+        }
+    }
+
     @Test func eachSettingRemovesWhatItNamesAndNothingPending() async throws {
         try await TestDatabase.withFresh { _, client async throws in
             try await Self.seed(client)
             let store = PostgresRetentionStore(client: client, logger: Self.logger)
-            let pruner = Pruner(store: store, policy: Self.policy, batchSize: 2, pause: .zero, logger: Self.logger)
+            let pruner = Self.pruner(store, Self.policy, batch: 2, walBudget: 64 << 20)
             let estimated = try await pruner.estimates().estimates.mapValues(\.rows)
             let pruned = try #require(try await pruner.pass())
             // The 500-day event's row goes first, so its body is not removed on its own.
@@ -129,11 +146,11 @@ struct RetentionTests {
             try await Self.seed(client)
             let store = PostgresRetentionStore(client: client, logger: Self.logger)
             let held = try await store.whileHoldingLock {
-                let other = Pruner(store: store, policy: Self.policy, batchSize: 10, pause: .zero, logger: Self.logger)
+                let other = Self.pruner(store, Self.policy, batch: 10)
                 return try await other.pass() == nil
             }
             #expect(held == true, "a second pruner skips the pass while the first holds the lock")
-            let keepAll = Pruner(store: store, policy: RetentionPolicy(days: [:]), batchSize: 10, pause: .zero, logger: Self.logger)
+            let keepAll = Self.pruner(store, RetentionPolicy(days: [:]), batch: 10)
             #expect(try await keepAll.pass() == [:])
             #expect(try await Self.strings(client, "SELECT count(*)::text FROM webhook_events WHERE body IS NOT NULL") == ["5"])
         }

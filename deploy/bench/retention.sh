@@ -6,18 +6,21 @@
 #  2. baseline: signed webhooks at RATE a second (wrk, paced) for WINDOW seconds, and the
 #     support search (`relay-bench search`) at the same time: ingest p50/p99, non-2xx, search p95;
 #  3. prunes with KEEP_DAYS for webhook events, reconciliations and delivery attempts (and 30
-#     days for bodies and payloads): `entrupy-relay prune`, batches of BATCH, PAUSE_MS between,
-#     while the same load runs in WINDOW-second rounds until it ends: each round's figures, the
-#     rows pruned per second;
+#     days for bodies and payloads): `entrupy-relay prune`, batches of at most BATCH, at least
+#     PAUSE_MS apart, within WAL_KB kilobytes of write-ahead log a second (0: no budget), while
+#     the same load runs in WINDOW-second rounds until it ends (or, with MAX_ROUNDS, is stopped
+#     after that many): each round's figures, the rows pruned per second;
 #  4. table and index sizes before, after, and after a plain VACUUM;
-#  5. PARTITIONS=1 also measures the other way: the events copied into a table partitioned by
-#     month, and the months past KEEP_DAYS detached and dropped while the same load runs.
+#  5. PARTITIONS=1 also measures the other way: what converting webhook_events to monthly
+#     partitions would cost (before pruning), and the events copied into a table partitioned by
+#     month, the months past KEEP_DAYS detached and dropped while the same load runs.
 #   ./deploy/bench/retention.sh   (EVENTS=10000000 ITEMS=2000000 ATTEMPTS=5000000 DAYS=400 KEEP_DAYS=35
-#                                  RATE=200 WINDOW=30 BATCH=5000 PAUSE_MS=20 by default)
+#                                  RATE=200 WINDOW=30 by default, and the relay's own pace:
+#                                  BATCH=1000 PAUSE_MS=100 WAL_KB=2048)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 EVENTS=${EVENTS:-10000000} ITEMS=${ITEMS:-2000000} ATTEMPTS=${ATTEMPTS:-5000000} DAYS=${DAYS:-400} KEEP_DAYS=${KEEP_DAYS:-35}
-RATE=${RATE:-200} WINDOW=${WINDOW:-30} BATCH=${BATCH:-5000} PAUSE_MS=${PAUSE_MS:-20} PARTITIONS=${PARTITIONS:-0}
+RATE=${RATE:-200} WINDOW=${WINDOW:-30} BATCH=${BATCH:-1000} PAUSE_MS=${PAUSE_MS:-100} PARTITIONS=${PARTITIONS:-0} MAX_ROUNDS=${MAX_ROUNDS:-0} WAL_KB=${WAL_KB:-2048}
 RELAY_PORT=${BENCH_RELAY_PORT:-8097}
 . "$ROOT/deploy/lib/bench.sh"
 bench_setup relay_bench_retention entrupy-relay relay-bench
@@ -86,6 +89,22 @@ index_s=$("${PSQL[@]}" -tA -c "DROP INDEX webhook_events_body_kept, deliveries_p
   CREATE INDEX deliveries_attempts_kept ON deliveries (updated_at) WHERE attempts_removed_at IS NULL AND state IN ('delivered', 'dead')" |
   awk '/^Time:/ { s += $2 } END { printf "%.1f", s / 1000 }')
 
+# What converting the live webhook_events into monthly partitions would cost at this size, in
+# its two steps that read the whole table: copying the dedup keys into a table of their own (a
+# partitioned table's unique keys must hold the partition key) and proving every row older than
+# the first month partition (a validated CHECK, so that attaching the table needs no scan).
+convert_s=-
+if [ "$PARTITIONS" = 1 ]; then
+  first_month=$(date -u -d "$(date -u +%Y-%m-01) +2 months" +%Y-%m-%d)
+  convert_s=$("${PSQL[@]}" -tA -c "\\timing on" \
+    -c "CREATE TABLE bench_dedup_keys AS SELECT dedup_key, id, received_at FROM webhook_events" \
+    -c "ALTER TABLE bench_dedup_keys ADD PRIMARY KEY (dedup_key)" \
+    -c "ALTER TABLE webhook_events ADD CONSTRAINT bench_before_partitions CHECK (received_at < '$first_month') NOT VALID" \
+    -c "ALTER TABLE webhook_events VALIDATE CONSTRAINT bench_before_partitions" |
+    awk '/^Time:/ { t[++n] = $2 / 1000 } END { printf "keys copied in %.1f s, indexed in %.1f s; CHECK validated in %.1f s", t[1], t[2], t[4] }')
+  "${PSQL[@]}" -q -c "ALTER TABLE webhook_events DROP CONSTRAINT bench_before_partitions" -c "DROP TABLE bench_dedup_keys"
+fi
+
 TOKEN=$("$BIN_DIR/entrupy-relay" tokens create --role support --name bench | tail -1)
 python3 - "$SECRET" 400000 > "$STATE/retention-requests.tsv" <<'PY'
 import hashlib, hmac, sys, uuid
@@ -141,20 +160,38 @@ round() { # round LABEL: ingest at RATE and the support search for WINDOW second
 "${PSQL[@]}" -q -c "CHECKPOINT"
 echo "retention benchmark: $EVENTS webhook events, $ITEMS items, $ATTEMPTS attempts over $DAYS days; keep $KEEP_DAYS days"
 echo "  migration 25's indexes on these tables: ${index_s} s"
+echo "  converting webhook_events to partitions (PARTITIONS=1): $convert_s"
 round "baseline (no pruning)"
-log "pruning: batches of $BATCH, ${PAUSE_MS} ms apart"
+log "pruning: batches of $BATCH, ${PAUSE_MS} ms apart, WAL budget $WAL_KB KB/s"
 # The pass's own time, from its start to its exit (the load's rounds run on past it).
-( started=$(date +%s.%N)
-  ENTRUPY_RELAY_RETENTION_WEBHOOK_EVENTS_DAYS=$KEEP_DAYS ENTRUPY_RELAY_RETENTION_RECONCILIATIONS_DAYS=$KEEP_DAYS \
-    ENTRUPY_RELAY_RETENTION_DELIVERY_ATTEMPTS_DAYS=$KEEP_DAYS ENTRUPY_RELAY_RETENTION_BATCH_SIZE=$BATCH ENTRUPY_RELAY_RETENTION_PAUSE_MS=$PAUSE_MS \
-    "$BIN_DIR/entrupy-relay" prune --json > "$STATE/prune.json" 2> "$STATE/prune.log"
-  awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }' > "$STATE/prune.seconds" ) &
+changed() { # rows deleted or updated so far in the tables the pruner changes (PostgreSQL's statistics)
+  "${PSQL[@]}" -tAc "SELECT pg_stat_force_next_flush(); SELECT sum(n_tup_del + n_tup_upd) FROM pg_stat_user_tables
+    WHERE relname IN ('webhook_events', 'reconciliations', 'deliveries', 'delivery_attempts', 'sdk_users')" | tail -1
+}
+changed_before=$(changed)
+started=$(date +%s.%N)
+ENTRUPY_RELAY_RETENTION_WEBHOOK_EVENTS_DAYS=$KEEP_DAYS ENTRUPY_RELAY_RETENTION_RECONCILIATIONS_DAYS=$KEEP_DAYS \
+  ENTRUPY_RELAY_RETENTION_DELIVERY_ATTEMPTS_DAYS=$KEEP_DAYS ENTRUPY_RELAY_RETENTION_BATCH_SIZE=$BATCH ENTRUPY_RELAY_RETENTION_PAUSE_MS=$PAUSE_MS \
+  ENTRUPY_RELAY_RETENTION_MAX_WAL_KB_PER_SECOND=$WAL_KB \
+  "$BIN_DIR/entrupy-relay" prune --json > "$STATE/prune.json" 2> "$STATE/prune.log" &
 PRUNE_PID=$!
 n=0
-while kill -0 "$PRUNE_PID" 2>/dev/null; do n=$((n + 1)); round "during pruning, $n"; done
-wait "$PRUNE_PID"
-prune_s=$(cat "$STATE/prune.seconds")
-pruned=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(l['rows'] for l in d)); [print('   ', l['kind'], l['rows'], file=sys.stderr) for l in d]" "$STATE/prune.json")
+while kill -0 "$PRUNE_PID" 2>/dev/null; do
+  n=$((n + 1))
+  if [ "$MAX_ROUNDS" -gt 0 ] && [ "$n" -gt "$MAX_ROUNDS" ]; then
+    # Stopped after MAX_ROUNDS rounds: the batch under way rolls back.
+    kill -TERM "$PRUNE_PID"; log "pruning stopped after $MAX_ROUNDS rounds"; break
+  fi
+  round "during pruning, $n"
+done
+wait "$PRUNE_PID" 2>/dev/null || true
+prune_s=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+if [ -s "$STATE/prune.json" ]; then
+  python3 -c "import json,sys; [print('   ', l['kind'], l['rows']) for l in json.load(open(sys.argv[1]))]" "$STATE/prune.json"
+fi
+# Rows deleted or updated (a payload or body removed, a delivery's attempts marked), the load's
+# own few updates (duplicates) included.
+pruned=$(( $(changed) - changed_before ))
 echo "  pruned                 $pruned rows in ${prune_s} s: $(awk -v r="$pruned" -v s="$prune_s" 'BEGIN { printf "%.0f", r / s }') rows/s"
 round "after pruning"
 sizes after

@@ -141,7 +141,7 @@ public struct WorkerAssembly {
     /// The pruner as the settings describe it (the worker's, and `prune`'s).
     public static func pruner(settings: RelaySettings, client: PostgresClient, logger: Logger) -> Pruner {
         Pruner(store: PostgresRetentionStore(client: client, logger: logger), policy: settings.retention.policy,
-               batchSize: settings.retention.batchSize, pause: .milliseconds(settings.retention.pauseMilliseconds), logger: logger)
+               pacing: settings.retention.pacing, logger: logger)
     }
 
     public static func rulesStore(settings: RelaySettings) throws -> RulesStore {

@@ -20,10 +20,27 @@ public struct PostgresRetentionStore: Sendable {
         self.logger = logger
     }
 
-    /// Prunes up to `limit` rows of `kind` older than `cutoff`; answers how many went.
-    public func pruneBatch(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> Int {
-        let rows = try await client.query(Self.pruneQuery(kind, before: cutoff, limit: limit), logger: logger)
-        for try await count in rows.decode(Int.self) { return count }
+    /// Prunes up to `limit` rows of `kind` older than `cutoff`; answers how many went and the
+    /// bytes of write-ahead log written meanwhile (by the batch, and by anything else that
+    /// committed during its few milliseconds), which paces the pruner.
+    public func pruneBatch(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> (rows: Int, walBytes: Int64) {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            let start = try await Self.walPosition(on: connection, logger: logger)
+            var count = 0
+            for try await rows in try await connection.query(Self.pruneQuery(kind, before: cutoff, limit: limit), logger: logger)
+                .decode(Int.self) { count = rows }
+            let end = try await Self.walPosition(on: connection, logger: logger)
+            return (count, max(0, end - start))
+        }
+    }
+
+    /// Where PostgreSQL's write-ahead log is being written, in bytes from its start.
+    static func walPosition(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        for try await position in try await connection.query("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint",
+                                                              logger: logger).decode(Int64.self) {
+            return position
+        }
         return 0
     }
 

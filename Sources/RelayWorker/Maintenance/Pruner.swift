@@ -7,22 +7,21 @@ import RelayRuntime
 public import RelayStore
 import ServiceLifecycle
 
-/// One pruning pass: for each kind the policy limits, batches of at most `batchSize` rows
-/// older than the kind's cutoff, with a pause between batches, until a batch comes back short.
+/// One pruning pass: for each kind the policy limits, batches of rows older than the kind's
+/// cutoff until a batch comes back short, sized and spaced by `PrunePacing` (at most
+/// `batchSize` rows, at least `pause` apart, within a budget of write-ahead log a second).
 /// Only one replica prunes at a time (an advisory lock); the others skip the pass. Stops
 /// between batches on graceful shutdown. Exports rows pruned and each kind's oldest row.
 public struct Pruner: Sendable {
     let store: PostgresRetentionStore
     let policy: RetentionPolicy
-    let batchSize: Int
-    let pause: Duration
+    let pacing: PrunePacing
     let logger: Logger
 
-    public init(store: PostgresRetentionStore, policy: RetentionPolicy, batchSize: Int, pause: Duration, logger: Logger) {
+    public init(store: PostgresRetentionStore, policy: RetentionPolicy, pacing: PrunePacing, logger: Logger) {
         self.store = store
         self.policy = policy
-        self.batchSize = batchSize
-        self.pause = pause
+        self.pacing = pacing
         self.logger = logger
     }
 
@@ -77,16 +76,21 @@ public struct Pruner: Sendable {
     private func prune(_ kind: RetentionKind, before cutoff: Date) async throws -> Int {
         var total = 0
         let counter = MetricHandles.counter("relay_retention_pruned_rows_total", [("kind", kind.rawValue)])
+        let wal = MetricHandles.counter("relay_retention_wal_bytes_total", [("kind", kind.rawValue)])
+        var pacing = self.pacing
         while true {
             let started = ContinuousClock.now
-            let count = try await store.pruneBatch(kind, before: cutoff, limit: batchSize)
-            MetricHandles.timer("relay_retention_batch_duration_seconds", [("kind", kind.rawValue)])
-                .record(duration: ContinuousClock.now - started)
+            let limit = pacing.batch
+            let (count, walBytes) = try await store.pruneBatch(kind, before: cutoff, limit: limit)
+            let took = ContinuousClock.now - started
+            MetricHandles.timer("relay_retention_batch_duration_seconds", [("kind", kind.rawValue)]).record(duration: took)
             counter.increment(by: count)
+            wal.increment(by: Int(clamping: walBytes))
             total += count
-            if count < batchSize || Task.isShuttingDownGracefully || Task.isCancelled { break }
-            // A shutdown ends the pause at once (and the loop with it).
-            try? await cancelWhenGracefulShutdown { [pause] in try await Task.sleep(for: pause) }
+            if count < limit || Task.isShuttingDownGracefully || Task.isCancelled { break }
+            // A shutdown ends the wait at once (and the loop with it).
+            let wait = pacing.after(rows: count, walBytes: walBytes, took: took)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
             if Task.isShuttingDownGracefully || Task.isCancelled { break }
         }
         if total > 0 { logger.info("pruned", metadata: ["kind": "\(kind.rawValue)", "rows": "\(total)"]) }

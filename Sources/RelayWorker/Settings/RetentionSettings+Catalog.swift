@@ -14,7 +14,11 @@ extension RetentionSettings {
     public static let pause = IntegerSetting("retention_pause_ms", default: 100, range: 0...60_000,
         "the pruner's pause between two batches, so that it never holds the database's attention for long")
 
-    public static let catalog: [Setting] = days.map(\.1.setting) + [interval.setting, batch.setting, pause.setting]
+    public static let maxWAL = IntegerSetting("retention_max_wal_kb_per_second", default: 2_048, range: 0...1_048_576,
+        "write-ahead log the pruner may write a second on average, each batch sized to a quarter of it, so that the "
+            + "commits of webhooks and jobs never wait long behind it (0: no limit, only the batch size and the pause)")
+
+    public static let catalog: [Setting] = days.map(\.1.setting) + [interval.setting, batch.setting, pause.setting, maxWAL.setting]
 }
 
 extension RetentionKind {

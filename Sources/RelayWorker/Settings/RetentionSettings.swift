@@ -6,6 +6,12 @@ public struct RetentionSettings: Sendable {
     public var intervalSeconds: Int
     public var batchSize: Int
     public var pauseMilliseconds: Int
+    public var maxWALKilobytesPerSecond: Int
+
+    /// The pruner's pace as these settings give it.
+    public var pacing: PrunePacing {
+        PrunePacing(largestBatch: batchSize, pause: .milliseconds(pauseMilliseconds), walBytesPerSecond: maxWALKilobytesPerSecond * 1024)
+    }
 
     public init(reader: SettingsReader) throws {
         var days: [RetentionKind: Int] = [:]
@@ -17,5 +23,6 @@ public struct RetentionSettings: Sendable {
         intervalSeconds = try reader.integer(Self.interval)
         batchSize = try reader.integer(Self.batch)
         pauseMilliseconds = try reader.integer(Self.pause)
+        maxWALKilobytesPerSecond = try reader.integer(Self.maxWAL)
     }
 }
