@@ -29,4 +29,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0023_sync_tiers.sql", PackageResources._023_sync_tiers_sql),
     ("0024_item_fetch_leases.sql", PackageResources._024_item_fetch_leases_sql),
     ("0025_retention.sql", PackageResources._025_retention_sql),
+    ("0026_change_feed.sql", PackageResources._026_change_feed_sql),
 ]

@@ -31,6 +31,7 @@ struct APIRoute: Sendable, CustomTestStringConvertible {
         APIRoute(method: .get, path: "/v1/deliveries", body: nil, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .post, path: "/v1/deliveries/1/retry", body: nil, allowed: [.admin, .support], success: .accepted),
         APIRoute(method: .get, path: "/v1/events", body: nil, allowed: [.admin], success: .ok),
+        APIRoute(method: .get, path: "/v1/changes?after=0.1", body: nil, allowed: [.admin, .support, .consumer], success: .ok),
         APIRoute(method: .get, path: "/v1/events/rejections", body: nil, allowed: [.admin], success: .ok),
         // No Entrupy API in the harness: an allowed caller with a valid body reaches the 503 that says so.
         APIRoute(method: .post, path: "/v1/sdk/authorize", body: sdkBody, allowed: [.admin, .consumer], success: .serviceUnavailable),

@@ -12,12 +12,15 @@ enum RouterHarness {
                             tokenConcurrency: Int = 8) -> some ApplicationProtocol {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
+        let routeMethods = RouteMethods()
+        router.add(middleware: MethodNotAllowedMiddleware<RelayRequestContext>(routes: routeMethods))
         let auth = BearerAuthenticator(
             tokens: MemoryTokens(), addressResolver: ClientAddressResolver(trustedProxies: []),
             limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
         QueryRoutes(auth: auth, sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
                     events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
-                    secureCookies: false, tokenConcurrency: tokenConcurrency).add(to: router)
+                    secureCookies: false, tokenConcurrency: tokenConcurrency, changes: MemoryChanges()).add(to: router)
+        routeMethods.set(from: router)
         return Application(router: router)
     }
 

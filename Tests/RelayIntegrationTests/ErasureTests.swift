@@ -159,6 +159,8 @@ struct ErasureTests {
                     (#"{"email": "carol@example.com", "unique_user_id": "carol-001"}"#, "give exactly one of unique_user_id, email, username and customer_item_id"),
                     (#"{"email": 7}"#, "field \"email\": must be a string"),
                     (#"{"email": "carol@example.com", "dry_run": "yes"}"#, "field \"dry_run\": must be true or false"),
+                    (#"{"customer_item_id": "0", "username": null}"#, "field \"username\": must not be null; leave it out"),
+                    (#"{"email": "carol@example.com", "dry_run": null}"#, "field \"dry_run\": must not be null; leave it out"),
                     (#"{"customer_item_id": "a\u0000b"}"#, "customer_item_id must be non-empty text without control characters"),
                     (#"{"name": "carol"}"#, "field \"name\": unknown field"),
                     (#"[1]"#, "the body must be a JSON object"),

@@ -2,13 +2,19 @@ import Foundation
 import Testing
 import RelayCore
 
-/// PyPI's schemathesis against the live server, with the document the server serves: no
-/// 5xx, no status, content type or body the document does not describe.
+/// PyPI's schemathesis against the live server, with the document the server serves and every
+/// check it has: no 5xx, no status, content type, header or body the document does not
+/// describe, no value it allows refused and none it forbids accepted, 405 for undeclared
+/// methods, 401 for wrong credentials (deploy/test-servers/schemathesis.toml allows, per
+/// operation, only what a schema cannot state).
 @Suite("OpenAPI conformance (schemathesis)", .timeLimit(.minutes(5)))
 struct OpenAPIConformanceTests {
     @Test func schemathesisFindsNoServerErrorAndNoSchemaViolation() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms")
+            // schemathesis sends hundreds of wrong tokens from one address, and checks each is
+            // answered 401: the failed sign-in limit (429 past it) is raised out of its way.
+            var env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms")
+            env["ENTRUPY_RELAY_AUTH_FAILURE_LIMIT"] = "100000"
             try await ReconcileStack.with(env: env) { stack async throws in
                 // Data for every shape: items with and without deliveries, webhooks, dead deliveries with attempts.
                 try await APIAccess.seedItems(stack.database, count: 60)
@@ -19,19 +25,21 @@ struct OpenAPIConformanceTests {
                 let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
                 let report = try TestServerProcess.temporaryDirectory("schemathesis")
                 defer { try? FileManager.default.removeItem(at: report) }
+                let config = TestServerProcess.root.appendingPathComponent("deploy/test-servers/schemathesis.toml").path
                 let run = try await CommandLineTests.run([
-                    "run", "http://127.0.0.1:\(stack.relay.port)/openapi.json",
-                    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                    "--config-file", config, "run", "http://127.0.0.1:\(stack.relay.port)/openapi.json",
+                    "--checks", "all",
                     "--header", "Authorization: Bearer \(token)", "--max-examples", "40", "--seed", "20261121",
                     "--request-timeout", "20", "--report-dir", report.path, "--no-color",
                 ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": report.path,
                          "SCHEMATHESIS_HOOKS": "", "PYTHONUNBUFFERED": "1"], executable: schemathesis)
                 #expect(run.status == 0, "schemathesis failed:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
                 // Every operation was exercised, with many generated requests, and none failed.
-                #expect(run.stdout.contains("Tested: 14"), "\(run.stdout.suffix(3000))")
+                #expect(run.stdout.contains("Tested: 15"), "\(run.stdout.suffix(3000))")
                 let summary = run.stdout.split(separator: "\n").first { $0.contains(" generated, ") }.map(String.init) ?? ""
                 let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-                #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 500, "\(summary)")
+                // "N generated, N passed" (and perhaps ", K skipped": cases hypothesis could not build).
+                #expect(numbers.count >= 2 && numbers[0] == numbers[1] && numbers[0] > 500, "\(summary)")
             }
         }
     }

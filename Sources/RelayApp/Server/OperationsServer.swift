@@ -17,9 +17,12 @@ public enum OperationsServer {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
+        let routeMethods = RouteMethods()
+        router.add(middleware: MethodNotAllowedMiddleware<RelayRequestContext>(routes: routeMethods))
         HealthController(readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: entrupy, logger: logger),
                          registry: registry)
             .addRoutes(to: router)
+        routeMethods.set(from: router)
         return Application(
             router: router,
             // Like the main server: an idle or dripping client is dropped, and connections are capped.

@@ -7,6 +7,7 @@ import RelayStore
 extension PostgresCallerRate: CallerRate {}
 extension PostgresDeliveryRepository: DeliveryQueries {}
 extension PostgresErasureStore: ErasureStoring {}
+extension PostgresChangeFeed: ChangeFeedQueries {}
 extension PostgresItemRepository: ItemQueries {}
 extension PostgresOverviewRepository: OverviewQueries {}
 extension PostgresRequestSlots: RequestSlots {}

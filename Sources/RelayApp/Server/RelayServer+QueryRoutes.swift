@@ -30,7 +30,8 @@ extension RelayServer {
             sdkRate: PostgresCallerRate(client: client, route: "sdk_authorize", limit: settings.http.sdkAuthorizePerMinute,
                                         window: .seconds(60), logger: logger),
             imageSources: settings.http.consoleImageSources,
-            erasures: PostgresErasureStore(client: client, logger: logger)
+            erasures: PostgresErasureStore(client: client, logger: logger),
+            changes: PostgresChangeFeed(client: client, logger: logger)
         ).add(to: router)
     }
 }

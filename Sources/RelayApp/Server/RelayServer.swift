@@ -88,6 +88,8 @@ public struct RelayServer {
         if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())
+        let routeMethods = RouteMethods()
+        router.add(middleware: MethodNotAllowedMiddleware<RelayRequestContext>(routes: routeMethods))
         let verifier = WebhookVerifier(
             entrupySecrets: settings.receiver.entrupyWebhookSecrets, standardSecrets: settings.receiver.standardWebhookSecrets,
             tolerance: Double(settings.receiver.standardWebhookToleranceSeconds)
@@ -103,6 +105,7 @@ public struct RelayServer {
         HealthController(readiness: readiness, registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false)
             .addRoutes(to: router)
         addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, importer: importer, logger: logger)
+        routeMethods.set(from: router)
         return router
     }
 

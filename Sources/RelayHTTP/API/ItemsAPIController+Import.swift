@@ -41,11 +41,13 @@ extension ItemsAPIController {
 }
 
 extension ItemImportTarget {
-    /// `entrupy_id` or `customer_item_id` with a non-blank text of at most 256 characters and no
-    /// control characters (trimmed), from the API's JSON or the console's form alike.
+    /// `entrupy_id` or `customer_item_id`: at most 256 characters (Unicode scalars, as JSON
+    /// Schema counts them), no control characters, not blank; used without the spaces around
+    /// it. From the API's JSON or the console's form alike (the OpenAPI document's `ItemKey`).
     init(field: String, value: String?) throws {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text.count <= 256,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard let value, value.unicodeScalars.count <= 256,
+              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+              case let text = value.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
             throw APIError(.badRequest, "field \"\(field.prefix(64))\": must be a non-blank string of at most 256 characters, without control characters")
         }
         self = field == "entrupy_id" ? .entrupyID(text) : .customerItemID(text)

@@ -32,6 +32,8 @@ public struct QueryRoutes: Sendable {
     public var imageSources: [String]
     /// Erasure (`/v1/erasures`); nil: the routes are not served.
     public var erasures: (any ErasureStoring)?
+    /// The change feed (`/v1/changes`); nil: the route is not served.
+    public var changes: (any ChangeFeedQueries)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
@@ -39,8 +41,9 @@ public struct QueryRoutes: Sendable {
                 sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8,
                 slots: any RequestSlots = MemoryRequestSlots(), exports: ExportGate = ExportGate(limit: 4),
                 sdkRate: (any CallerRate)? = nil, imageSources: [String] = ConsoleController.defaultImageSources,
-                erasures: (any ErasureStoring)? = nil) {
+                erasures: (any ErasureStoring)? = nil, changes: (any ChangeFeedQueries)? = nil) {
         self.erasures = erasures
+        self.changes = changes
         self.slots = slots
         self.exports = exports
         self.sdkRate = sdkRate
@@ -67,6 +70,7 @@ public struct QueryRoutes: Sendable {
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)
         if let erasures { ErasuresAPIController(erasures: erasures).addRoutes(to: v1) }
+        if let changes { ChangesAPIController(feed: changes).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
