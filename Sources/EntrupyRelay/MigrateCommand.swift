@@ -33,6 +33,11 @@ struct MigrateCommand: AsyncParsableCommand {
                 print(applied.isEmpty
                     ? "database is up to date (version \(catalog.latestVersion))"
                     : "applied \(applied.count) migration(s); database is at version \(catalog.latestVersion)")
+                // After a restore from a dump: transitions the change feed could not serve yet.
+                let renumbered = try await PostgresChangeFeed(client: client, logger: logger).renumberRestored()
+                if renumbered > 0 {
+                    print("change feed: \(renumbered) transition(s) written under another cluster's transaction IDs now come first")
+                }
             }
         } catch let error as MigrationError {
             CommandEnvironment.fail(error.description)

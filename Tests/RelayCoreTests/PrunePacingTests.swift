@@ -45,4 +45,10 @@ import Testing
         _ = pacing.after(rows: 0, walBytes: 0, took: .zero)
         #expect(pacing.batch == before, "an empty batch says nothing of a row's cost")
     }
+
+    @Test func anUnreadableWALPositionLeavesThePauseAlone() {
+        var pacing = PrunePacing(largestBatch: 1_000, pause: .milliseconds(100), walBytesPerSecond: 1 << 20)
+        #expect(pacing.after(rows: 100, walBytes: nil, took: .milliseconds(5)) == .milliseconds(100))
+        #expect(pacing.batch == 100, "nothing measured, nothing resized")
+    }
 }

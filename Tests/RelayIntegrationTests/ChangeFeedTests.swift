@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import PostgresNIO
@@ -111,10 +112,13 @@ struct ChangeFeedTests {
                             var ids: [Int64] = []
                             for n in 0..<perWriter {
                                 let id = try await client.withConnection { connection in
+                                    // A transaction ID first, the row's ID a random moment later and the commit
+                                    // another: transaction order, ID order and commit order all differ.
                                     try await connection.query("BEGIN", logger: Self.logger)
+                                    _ = try await connection.query("SELECT pg_current_xact_id()", logger: Self.logger)
+                                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...15)))
                                     let id = try await Self.insert("busy-\(writer % 4)", "w\(writer)-\(n)", on: connection)
-                                    // Commit after a random moment, so that IDs commit out of their order.
-                                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...25)))
+                                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...15)))
                                     try await connection.query("COMMIT", logger: Self.logger)
                                     return id
                                 }
@@ -193,6 +197,63 @@ struct ChangeFeedTests {
             #expect(resumed.status == 0 && resumed.stdout.isEmpty, "nothing after the last cursor: \(resumed.stdout)")
             let refused = try await CommandLineTests.run(["changes", "follow", "--after", "x.y"], env: CommandLineTests.environment(relay.database))
             #expect(refused.status != 0 && refused.stderr.contains("--after"))
+        }
+    }
+
+    /// A reader waiting 30 s for the next change does not hold `serve`'s SIGTERM: the wait ends
+    /// at once, answered with what there is, and the process exits 0.
+    @Test func aWaitingReaderDoesNotHoldAShutdown() async throws {
+        try await TestDatabase.with { database async throws in
+            let token = try await APIAccess.token(database, role: .consumer)
+            let port = try await freePort()
+            let env = CommandLineTests.environment(database, ["ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret])
+            let serve = try RelayProcess(binary: nil, ["serve", "--no-worker", "--port", String(port)], env: env)
+            #expect(try await eventually(timeout: .seconds(20)) { (try? await HTTPProbe(port: port).status("/readyz")) == 200 })
+            let waiting = Task {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?wait=30")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(40))
+                return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
+            }
+            try await Task.sleep(for: .seconds(1))
+            let stopping = ContinuousClock.now
+            let status = await serve.stop()
+            let took = ContinuousClock.now - stopping
+            #expect(status == 0, "\(serve.output.suffix(2_000))")
+            #expect(took < .seconds(10), "SIGTERM took \(took) with a reader waiting")
+            let (code, body) = try await waiting.value
+            #expect(code == 200 && JSONValue(jsonText: body)?["changes"]?.arrayValue?.isEmpty == true, "\(code) \(body)")
+        }
+    }
+
+    /// After a restore from another cluster's dump, transitions carry transaction IDs this
+    /// cluster has not reached: `migrate` (a step of the restore) renumbers them so they are
+    /// served, and a cursor given out before the restore is refused (409), not followed past
+    /// everything written since.
+    @Test func aRestoreIsNeitherHiddenNorSkipped() async throws {
+        try await TestRelay.withFresh { relay async throws in
+            try await APIAccess.seedItems(relay.database, count: 1, prefix: "restored")
+            let token = try await APIAccess.token(relay.database, role: .consumer)
+            // As a dump of a busier cluster brings them: a transaction a million ahead of this one.
+            try await TestDatabase.execute(relay.database, """
+                INSERT INTO item_events (entrupy_id, kind, to_value, source, xact)
+                VALUES ('restored-0', 'result.final', 'authentic', 'manual', (pg_current_xact_id()::text::bigint + 1000000)::text::xid8)
+                """)
+            let future = try await TestDatabase.scalar(relay.database, "SELECT xact::text::bigint FROM item_events")
+            let hidden = try await relay.get("/v1/changes", token: token)
+            #expect((hidden.json?["changes"] as? [Any])?.isEmpty == true, "unserved: its transaction is ahead of every running one")
+            let stale = try await relay.get("/v1/changes?after=\(future).1", token: token)
+            #expect(stale.status == 409, "\(stale.body)")
+            #expect(stale.message?.contains("read again from the start") == true)
+
+            let migrate = try await CommandLineTests.run(["migrate"], env: CommandLineTests.environment(relay.database))
+            #expect(migrate.status == 0 && migrate.stdout.contains("change feed: 1 transition(s)"), "\(migrate.stdout) \(migrate.stderr)")
+            let served = try await relay.get("/v1/changes", token: token)
+            let changes = try #require(served.json?["changes"] as? [[String: Any]])
+            #expect(changes.map { $0["entrupy_id"] as? String } == ["restored-0"])
+            #expect((changes.first?["cursor"] as? String)?.hasPrefix("0.") == true, "served first, as transaction 0")
+            let again = try await CommandLineTests.run(["migrate"], env: CommandLineTests.environment(relay.database))
+            #expect(again.status == 0 && !again.stdout.contains("change feed"), "nothing left to renumber: \(again.stdout)")
         }
     }
 }

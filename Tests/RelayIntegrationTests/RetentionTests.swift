@@ -82,9 +82,11 @@ struct RetentionTests {
             try await Self.seed(client)
             let store = PostgresRetentionStore(client: client, logger: Self.logger)
             let cutoff = Date().addingTimeInterval(-30 * 86_400)
-            let first = try await store.pruneBatch(.webhookBodies, before: cutoff, limit: 1)
+            let first = try await store.pruneBatch(.webhookBodies, before: cutoff, limit: 1, measuringWAL: true)
             #expect(first.rows == 1)
-            #expect(first.walBytes > 0, "removing a body writes to the WAL, and the batch measures it")
+            #expect((first.walBytes ?? 0) > 0, "removing a body writes to the WAL, and the batch measures it")
+            let unmeasured = try await store.pruneBatch(.webhookBodies, before: cutoff, limit: 1, measuringWAL: false)
+            #expect(unmeasured.rows == 1 && unmeasured.walBytes == nil, "without a budget the position is not read")
         }
     }
 

@@ -20,6 +20,17 @@ public struct ChangeCursor: Sendable, Equatable, Comparable, CustomStringConvert
         (lhs.transaction, lhs.id) < (rhs.transaction, rhs.id)
     }
 
+    /// A cursor whose transaction this database has not reached: it was given out before the
+    /// database was restored from a backup or replaced. Reading on from it could skip every
+    /// transition since, so it is refused.
+    public struct Ahead: Error, Equatable, CustomStringConvertible {
+        public init() {}
+        public var description: String {
+            "this cursor is ahead of the database (it was restored from a backup or replaced since the cursor was given out): "
+                + "read again from the start (leave `after` out) and skip the transitions you already have"
+        }
+    }
+
     /// Why a text is not a cursor.
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public var description: String {
@@ -27,12 +38,13 @@ public struct ChangeCursor: Sendable, Equatable, Comparable, CustomStringConvert
         }
     }
 
-    /// Two runs of ASCII digits joined by one dot, each a number in range (a transaction ID
-    /// fits 64 bits unsigned, a transition ID is positive or 0); nothing else.
+    /// Two runs of ASCII digits joined by one dot, at most 19 and 18 of them (so that every
+    /// such text is a cursor, as the OpenAPI document's pattern says: a transaction ID fits 64
+    /// bits unsigned, a transition ID 63); nothing else.
     public static func parse(_ text: String) throws(Invalid) -> ChangeCursor {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 20 && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
+        guard parts.count == 2, parts[0].count <= 19, parts[1].count <= 18,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
               let transaction = UInt64(String(decoding: parts[0], as: UTF8.self)),
               let id = Int64(String(decoding: parts[1], as: UTF8.self)) else {
             throw Invalid()

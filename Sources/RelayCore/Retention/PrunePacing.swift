@@ -29,10 +29,11 @@ public struct PrunePacing: Sendable, Equatable {
     /// The WAL one batch should write at most: a quarter of a second's budget.
     var slice: Double { Double(walBytesPerSecond) / 4 }
 
-    /// After a batch that removed `rows` rows and wrote `walBytes` of WAL in `took`: sets the
-    /// next batch's size and answers how long to wait before it (never less than `pause`).
-    public mutating func after(rows: Int, walBytes: Int64, took: Duration) -> Duration {
-        guard walBytesPerSecond > 0 else { return pause }
+    /// After a batch that removed `rows` rows and wrote `walBytes` of WAL in `took` (nil: the
+    /// WAL position could not be read, and only the pause paces): sets the next batch's size
+    /// and answers how long to wait before it (never less than `pause`).
+    public mutating func after(rows: Int, walBytes: Int64?, took: Duration) -> Duration {
+        guard walBytesPerSecond > 0, let walBytes else { return pause }
         if rows > 0, walBytes > 0 {
             // The rows that would write one slice at this batch's WAL per row; at most twice
             // the batch (one row's cost varies with the pages a batch happens to touch).

@@ -29,7 +29,11 @@ public struct ChangesAPIController: Sendable {
             }
             return (cursor, try query.integer("limit", in: 1...1_000) ?? 100, try query.integer("wait", in: 0...Self.maxWaitSeconds) ?? 0)
         }
-        let entries = try await feed.changes(after: cursor, limit: limit, wait: .seconds(wait))
-        return try JSONResponse.make(APIChanges(entries, after: cursor))
+        do {
+            let entries = try await feed.changes(after: cursor, limit: limit, wait: .seconds(wait))
+            return try JSONResponse.make(APIChanges(entries, after: cursor))
+        } catch let error as ChangeCursor.Ahead {
+            throw APIError(.conflict, error.description)
+        }
     }
 }

@@ -30,9 +30,40 @@ public struct PostgresChangeFeed: Sendable {
         var entries: [ChangeEntry] = []
         for try await (xact, id, entrupyID, customerItemID, kind, from, to, occurredAt, source)
             in rows.decode((String, Int64, String, String?, String, String?, String?, Date, String).self) {
-            entries.append(ChangeEntry(cursor: ChangeCursor(transaction: UInt64(xact) ?? 0, id: id), entrupyID: entrupyID,
+            guard let transaction = UInt64(xact) else { throw UnreadableTransaction(text: xact) }
+            entries.append(ChangeEntry(cursor: ChangeCursor(transaction: transaction, id: id), entrupyID: entrupyID,
                                        customerItemID: customerItemID, kind: kind, from: from, to: to, occurredAt: occurredAt, source: source))
         }
+        // Nothing after it: a cursor whose transaction this database has not reached yet
+        // (given out before a restore) would wait past every transition written since.
+        if entries.isEmpty, cursor.transaction > 0 {
+            for try await ahead in try await client.query("""
+                SELECT \(transaction)::xid8 >= pg_snapshot_xmax(pg_current_snapshot())
+                """, logger: logger).decode(Bool.self) where ahead {
+                throw ChangeCursor.Ahead()
+            }
+        }
         return entries
+    }
+
+    /// After a restore from another cluster's dump (`migrate` runs it): transitions written by
+    /// transactions this cluster has not reached would stay unserved until it did, so they are
+    /// renumbered as transaction 0, served first, in ID order. Answers how many.
+    public func renumberRestored() async throws -> Int {
+        let rows = try await client.query("""
+            WITH renumbered AS (
+                UPDATE item_events SET xact = NULL
+                WHERE coalesce(xact, '0'::xid8) >= pg_snapshot_xmax(pg_current_snapshot())
+                RETURNING 1)
+            SELECT count(*)::int FROM renumbered
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// A transaction ID PostgreSQL wrote as something other than digits.
+    public struct UnreadableTransaction: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String { "the change feed read a transaction ID that is not a number: \(text.prefix(40))" }
     }
 }

@@ -20,17 +20,20 @@ public struct PostgresRetentionStore: Sendable {
         self.logger = logger
     }
 
-    /// Prunes up to `limit` rows of `kind` older than `cutoff`; answers how many went and the
-    /// bytes of write-ahead log written meanwhile (by the batch, and by anything else that
-    /// committed during its few milliseconds), which paces the pruner.
-    public func pruneBatch(_ kind: RetentionKind, before cutoff: Date, limit: Int) async throws -> (rows: Int, walBytes: Int64) {
+    /// Prunes up to `limit` rows of `kind` older than `cutoff`; answers how many went and, when
+    /// `measuringWAL`, the bytes of write-ahead log written meanwhile (the whole cluster's: the
+    /// batch's, and whatever else was written during its few milliseconds), which paces the
+    /// pruner. Nil when not measured, or when this server will not tell its WAL position (some
+    /// managed services refuse WAL functions): pruning goes on without it.
+    public func pruneBatch(_ kind: RetentionKind, before cutoff: Date, limit: Int,
+                           measuringWAL: Bool) async throws -> (rows: Int, walBytes: Int64?) {
         let logger = self.logger
         return try await client.withConnection { connection in
-            let start = try await Self.walPosition(on: connection, logger: logger)
+            let start = measuringWAL ? try? await Self.walPosition(on: connection, logger: logger) : nil
             var count = 0
             for try await rows in try await connection.query(Self.pruneQuery(kind, before: cutoff, limit: limit), logger: logger)
                 .decode(Int.self) { count = rows }
-            let end = try await Self.walPosition(on: connection, logger: logger)
+            guard let start, let end = try? await Self.walPosition(on: connection, logger: logger) else { return (count, nil) }
             return (count, max(0, end - start))
         }
     }

@@ -78,14 +78,21 @@ public struct Pruner: Sendable {
         let counter = MetricHandles.counter("relay_retention_pruned_rows_total", [("kind", kind.rawValue)])
         let wal = MetricHandles.counter("relay_retention_wal_bytes_total", [("kind", kind.rawValue)])
         var pacing = self.pacing
+        var warnedWAL = false
         while true {
             let started = ContinuousClock.now
             let limit = pacing.batch
-            let (count, walBytes) = try await store.pruneBatch(kind, before: cutoff, limit: limit)
+            let measuring = pacing.walBytesPerSecond > 0
+            let (count, walBytes) = try await store.pruneBatch(kind, before: cutoff, limit: limit, measuringWAL: measuring)
             let took = ContinuousClock.now - started
             MetricHandles.timer("relay_retention_batch_duration_seconds", [("kind", kind.rawValue)]).record(duration: took)
             counter.increment(by: count)
-            wal.increment(by: Int(clamping: walBytes))
+            if let walBytes { wal.increment(by: Int(clamping: walBytes)) }
+            if measuring, walBytes == nil, !warnedWAL {
+                warnedWAL = true
+                logger.warning("this PostgreSQL will not tell its WAL position: the pruner paces itself by batch size and pause only",
+                               metadata: ["kind": "\(kind.rawValue)"])
+            }
             total += count
             if count < limit || Task.isShuttingDownGracefully || Task.isCancelled { break }
             // A shutdown ends the wait at once (and the loop with it).
