@@ -19,6 +19,9 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @Option(help: "Only deliveries for this Entrupy ID.")
         var item: String?
 
+        @Option(help: "The delivery with this idempotency key: the webhook-id header a partner quotes (or an email's Message-ID before the @).")
+        var webhookID: String?
+
         @Option(help: "How many to show (1 to 10000).")
         var limit: Int = 50
 
@@ -35,9 +38,10 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let state = self.state.flatMap(DeliveryState.init(rawValue:)), item = self.item, limit = self.limit
+            let state = self.state.flatMap(DeliveryState.init(rawValue:)), item = self.item, webhookID = self.webhookID, limit = self.limit
             let deliveries = try await CommandEnvironment.database(environment) { client in
-                try await PostgresDeliveryRepository(client: client, logger: logger).list(state: state, entrupyID: item, limit: limit)
+                try await PostgresDeliveryRepository(client: client, logger: logger)
+                    .list(state: state, entrupyID: item, webhookID: webhookID, limit: limit)
             }
             if json {
                 print(try OutputFormat.json(deliveries.map(APIDelivery.init)))

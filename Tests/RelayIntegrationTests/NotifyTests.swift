@@ -144,6 +144,19 @@ struct NotifyTests {
                 })
                 let sameID = try callbacks.requests().filter { $0.webhookID == target.idempotencyKey }
                 #expect(sameID.count == 6, "the redrive keeps the idempotency key")
+
+                // The partner quotes the webhook-id: support finds that one delivery by it, in the API and the CLI.
+                let support = try await APIAccess.token(stack.database, role: .support)
+                let found = try await stack.relay.get("/v1/deliveries?webhook_id=\(target.idempotencyKey)", token: support)
+                let listed = try #require(found.json?["deliveries"] as? [[String: Any]], "\(found.body)")
+                #expect(listed.map { $0["id"] as? Int } == [Int(target.id)])
+                #expect(listed.first?["idempotency_key"] as? String == target.idempotencyKey)
+                let none = try await stack.relay.get("/v1/deliveries?webhook_id=dlv_00000000000000000000000000000000", token: support)
+                #expect((none.json?["deliveries"] as? [Any])?.isEmpty == true)
+                let cli = try await CommandLineTests.run(["deliveries", "list", "--webhook-id", target.idempotencyKey, "--json"],
+                                                         env: CommandLineTests.environment(stack.database))
+                let rows = JSONValue(jsonText: cli.stdout)?.arrayValue ?? []
+                #expect(cli.status == 0 && rows.count == 1 && rows.first?["id"]?.doubleValue == Double(target.id), "\(cli.stdout) \(cli.stderr)")
             }
         }
     }

@@ -19,7 +19,7 @@ public struct DeliveriesAPIController: Sendable {
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let query = try request.query(DeliveryListQuery.parse)
-        let page = try await deliveries.list(state: query.state, entrupyID: query.item,
+        let page = try await deliveries.list(state: query.state, entrupyID: query.item, webhookID: query.webhookID,
                                              cursor: query.cursor, limit: query.limit + 1)
         return try JSONResponse.make(APIPage("deliveries", fetched: page, limit: query.limit, id: \.id, row: APIDelivery.init))
     }

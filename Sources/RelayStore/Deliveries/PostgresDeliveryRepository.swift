@@ -18,12 +18,15 @@ public struct PostgresDeliveryRepository: Sendable {
 
     /// Newest first, optionally filtered by state and item; `cursor` continues after the
     /// last delivery of the previous page.
-    public func list(state: DeliveryState?, entrupyID: String?, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
+    /// Newest first; `webhookID` is the idempotency key (its unique index finds it).
+    public func list(state: DeliveryState?, entrupyID: String?, webhookID: String? = nil, cursor: PageCursor? = nil,
+                     limit: Int) async throws -> [DeliveryRecord] {
         let before = cursor?.id
         let rows = try await client.query("""
             \(unescaped: Self.recordSelect)
             WHERE (\(state)::text IS NULL OR d.state = \(state))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
+              AND (\(webhookID)::text IS NULL OR d.idempotency_key = \(webhookID))
               AND (\(before)::bigint IS NULL OR d.id < \(before))
             ORDER BY d.id DESC LIMIT \(limit)
             """, logger: logger)
