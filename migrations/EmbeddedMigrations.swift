@@ -30,4 +30,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0024_item_fetch_leases.sql", PackageResources._024_item_fetch_leases_sql),
     ("0025_retention.sql", PackageResources._025_retention_sql),
     ("0026_change_feed.sql", PackageResources._026_change_feed_sql),
+    ("0027_bulk_actions.sql", PackageResources._027_bulk_actions_sql),
 ]

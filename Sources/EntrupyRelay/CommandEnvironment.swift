@@ -57,6 +57,10 @@ struct CommandEnvironment {
             fail(error.description)
         } catch let error as TokenError {
             fail(error.description)
+        } catch let error as BulkRetryTooMany {
+            fail(error.description)
+        } catch let error as ChangeCursor.Ahead {
+            fail(error.description)
         } catch {
             fail("\(environment.settings.database.url): \(PostgresErrorText.describe(error))")
         }

@@ -58,16 +58,70 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Attempt a dead or failed delivery again now, with the same idempotency key."
-        )
+            abstract: "Attempt a dead or failed delivery again now, with the same idempotency key; or, without an ID, every one the filters name.",
+            discussion: "Without an ID: the dead deliveries (or --state failed) of --rule, --target (as `deliveries list` shows it), --item, "
+                + "created in [--since, --until). Run it with --dry-run first: it prints how many match. At most 10000 at a time.")
 
         @Argument(help: "The delivery ID.")
-        var id: Int64
+        var id: Int64?
+
+        @Option(help: "Bulk: dead (the default) or failed.")
+        var state: String?
+
+        @Option(help: "Bulk: only this rule's deliveries.")
+        var rule: String?
+
+        @Option(help: "Bulk: only deliveries to this target, as deliveries list shows it.")
+        var target: String?
+
+        @Option(help: "Bulk: only this Entrupy ID's deliveries.")
+        var item: String?
+
+        @Option(help: "Bulk: created at or after (ISO 8601).")
+        var since: String?
+
+        @Option(help: "Bulk: created before (ISO 8601).")
+        var until: String?
+
+        @Flag(help: "Bulk: print how many deliveries match; retry none.")
+        var dryRun = false
+
+        func validate() throws {
+            let bulk = state != nil || rule != nil || target != nil || item != nil || since != nil || until != nil || dryRun
+            if id != nil, bulk { throw ValidationError("give a delivery ID or filters, not both") }
+            // A forgotten ID must not redrive every dead delivery: a bulk retry names at least one filter.
+            if id == nil, !bulk {
+                throw ValidationError("give a delivery ID, or filters (--state dead names every dead delivery; --dry-run counts them)")
+            }
+            for (name, value) in [("--since", since), ("--until", until)] where value.map({ ISODate.parse($0) == nil }) == true {
+                throw ValidationError("\(name) must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+            }
+            if id == nil { _ = try filter() }
+        }
+
+        func filter() throws -> DeliveryFilter {
+            do {
+                return try DeliveryFilter.parse(state: state, rule: rule, target: target, item: item,
+                                                since: since.flatMap(ISODate.parse), until: until.flatMap(ISODate.parse))
+            } catch {
+                // Typed: `error` is a DeliveryFilter.Invalid.
+                throw ValidationError("--\(error.field): \(error.reason)")
+            }
+        }
 
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let id = self.id
+            guard let id = self.id else {
+                let filter = try self.filter(), dryRun = self.dryRun
+                let report = try await CommandEnvironment.database(environment) { client in
+                    try await PostgresBulkRetry(client: client, logger: logger).run(filter, requestedBy: "command line", dryRun: dryRun)
+                }
+                print(dryRun ? "\(report.matched) deliveries match; none retried (--dry-run)"
+                             : "\(report.matched) deliveries matched: \(report.queued) will be attempted again now, \(report.skipped) skipped "
+                                + "(being attempted, delivered meanwhile, or without their payload); bulk action \(report.id ?? 0)")
+                return
+            }
             let outcome = try await CommandEnvironment.database(environment) { client in
                 try await PostgresDeliveryRepository(client: client, logger: logger).retry(id: id)
             }

@@ -30,6 +30,7 @@ struct APIRoute: Sendable, CustomTestStringConvertible {
                  success: .serviceUnavailable),
         APIRoute(method: .get, path: "/v1/deliveries", body: nil, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .post, path: "/v1/deliveries/1/retry", body: nil, allowed: [.admin, .support], success: .accepted),
+        APIRoute(method: .post, path: "/v1/deliveries/retry", body: #"{"rule": "notify", "dry_run": true}"#, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .get, path: "/v1/events", body: nil, allowed: [.admin], success: .ok),
         APIRoute(method: .get, path: "/v1/changes?after=0.1", body: nil, allowed: [.admin, .support, .consumer], success: .ok),
         APIRoute(method: .get, path: "/v1/events/rejections", body: nil, allowed: [.admin], success: .ok),

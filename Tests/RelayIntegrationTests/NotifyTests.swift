@@ -157,6 +157,33 @@ struct NotifyTests {
                                                          env: CommandLineTests.environment(stack.database))
                 let rows = JSONValue(jsonText: cli.stdout)?.arrayValue ?? []
                 #expect(cli.status == 0 && rows.count == 1 && rows.first?["id"]?.doubleValue == Double(target.id), "\(cli.stdout) \(cli.stderr)")
+
+                // Bulk redrive: the count first, then the same deliveries retried, and the action recorded.
+                let filter = #"{"rule": "always-failing", "item": "\#(id)""#
+                let dry = try await stack.relay.post("/v1/deliveries/retry", token: support, json: filter + #", "dry_run": true}"#)
+                #expect(dry.status == 200 && dry.json?["matched"] as? Int == 4 && dry.json?["id"] is NSNull, "\(dry.body)")
+                let unmatched = try await stack.relay.post("/v1/deliveries/retry", token: support, json: #"{"rule": "no-such-rule", "dry_run": true}"#)
+                #expect(unmatched.json?["matched"] as? Int == 0)
+                let bad = try await stack.relay.post("/v1/deliveries/retry", token: support,
+                                                     json: #"{"since": "2026-11-02T00:00:00Z", "until": "2026-11-01T00:00:00Z"}"#)
+                #expect(bad.status == 400 && bad.message == "field \"until\": must be after since", "\(bad.body)")
+                let done = try await stack.relay.post("/v1/deliveries/retry", token: support, json: filter + "}")
+                #expect(done.status == 202 && done.json?["matched"] as? Int == 4 && done.json?["queued"] as? Int == 4, "\(done.body)")
+                #expect(try await eventually {
+                    let all = try await NotifyEnvironment.deliveries(stack.database, item: id)
+                    return all.filter { $0.actionIndex == 0 }.map(\.attempts).sorted() == [6, 9] && all.allSatisfy { $0.state == .dead }
+                }, "each failing delivery got a fresh set of attempts and went dead again")
+                #expect(try await TestDatabase.scalar(stack.database, """
+                    SELECT count(*) FROM bulk_actions WHERE action = 'retry_deliveries' AND matched = 4 AND queued = 4
+                      AND requested_by LIKE 'token support-%' AND filters->>'rule' = 'always-failing' AND filters->>'state' = 'dead'
+                    """) == 1)
+                let cliDry = try await CommandLineTests.run(["deliveries", "retry", "--rule", "always-failing", "--item", id, "--dry-run"],
+                                                            env: CommandLineTests.environment(stack.database))
+                #expect(cliDry.status == 0 && cliDry.stdout.hasPrefix("4 deliveries match; none retried"), "\(cliDry.stdout) \(cliDry.stderr)")
+                let both = try await CommandLineTests.run(["deliveries", "retry", "1", "--rule", "x"], env: CommandLineTests.environment(stack.database))
+                #expect(both.status != 0 && both.stderr.contains("not both"))
+                let neither = try await CommandLineTests.run(["deliveries", "retry"], env: CommandLineTests.environment(stack.database))
+                #expect(neither.status != 0 && neither.stderr.contains("give a delivery ID, or filters"), "a forgotten ID redrives nothing")
             }
         }
     }

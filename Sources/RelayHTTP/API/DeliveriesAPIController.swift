@@ -15,6 +15,45 @@ public struct DeliveriesAPIController: Sendable {
     func addRoutes(to v1: RouterGroup<RelayRequestContext>) {
         v1.on(.get, "deliveries", needs: .readDeliveries, use: list)
         v1.on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
+        v1.on(.post, "deliveries/retry", needs: .retryDeliveries, use: retryMany)
+    }
+
+    /// Body: the filters (`state` dead or failed, `rule`, `target`, `item`, `since`, `until`) and
+    /// `dry_run`. 200 with the count for a dry run, 202 with what was queued for a run.
+    @Sendable func retryMany(_ request: Request, context: RelayRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await JSONRequestBody.object(request, maxBytes: 4_096,
+                                                   fields: ["state", "rule", "target", "item", "since", "until", "dry_run"])
+        if let key = body.keys.sorted().first(where: { body[$0] == .null }) {
+            throw APIError(.badRequest, "field \"\(key)\": must not be null; leave it out")
+        }
+        func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
+        func date(_ key: String) throws -> Date? {
+            guard let value = try text(key) else { return nil }
+            guard let date = ISODate.parse(value) else {
+                throw APIError(.badRequest, "field \"\(key)\": must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+            }
+            return date
+        }
+        let dryRun: Bool
+        switch body["dry_run"] {
+        case nil: dryRun = false
+        case .bool(let flag)?: dryRun = flag
+        default: throw APIError(.badRequest, "field \"dry_run\": must be true or false")
+        }
+        let filter: DeliveryFilter
+        do {
+            filter = try DeliveryFilter.parse(state: try text("state"), rule: try text("rule"), target: try text("target"),
+                                              item: try text("item"), since: try date("since"), until: try date("until"))
+        } catch let error as DeliveryFilter.Invalid {
+            throw APIError(.badRequest, "field \"\(error.field)\": \(error.reason)")
+        }
+        do {
+            let report = try await deliveries.retry(filter, requestedBy: "token \(caller.name)", dryRun: dryRun)
+            return try JSONResponse.make(APIBulkRetry(report, filter: filter), status: dryRun ? .ok : .accepted)
+        } catch let error as BulkRetryTooMany {
+            throw APIError(.conflict, error.description)
+        }
     }
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {

@@ -5,4 +5,6 @@ public protocol DeliveryQueries: Sendable {
     func list(state: DeliveryState?, entrupyID: String?, webhookID: String?, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord]
     func delivery(id: Int64) async throws -> DeliveryRecord?
     func retry(id: Int64) async throws -> DeliveryRetryResult
+    /// Counts (`dryRun`) or retries the deliveries `filter` names (`PostgresBulkRetry`).
+    func retry(_ filter: DeliveryFilter, requestedBy: String, dryRun: Bool) async throws -> BulkRetryReport
 }

@@ -67,6 +67,11 @@ public struct PostgresDeliveryRepository: Sendable {
     /// Attempts a delivery again now, keeping its idempotency key (a redrive): a waiting retry
     /// is moved to now; a dead (or stranded) delivery starts the retry schedule afresh with a
     /// new job. The attempt count goes on, so attempt numbers never repeat.
+    /// A bulk redrive (`PostgresBulkRetry`).
+    public func retry(_ filter: DeliveryFilter, requestedBy: String, dryRun: Bool) async throws -> BulkRetryReport {
+        try await PostgresBulkRetry(client: client, logger: logger).run(filter, requestedBy: requestedBy, dryRun: dryRun)
+    }
+
     public func retry(id: Int64) async throws -> DeliveryRetryResult {
         try await client.withTransaction(logger: logger) { tx in
             let rows = try await tx.query("SELECT state, payload_removed FROM deliveries WHERE id = \(id) FOR UPDATE", logger: logger)

@@ -21,4 +21,9 @@ struct MemoryDeliveries: DeliveryQueries {
     func retry(id: Int64) async throws -> DeliveryRetryResult {
         id == 1 ? .queued : .notFound
     }
+
+    func retry(_ filter: DeliveryFilter, requestedBy: String, dryRun: Bool) async throws -> BulkRetryReport {
+        let matched = filter.rule == nil || filter.rule == Self.record.rule ? 1 : 0
+        return BulkRetryReport(id: dryRun ? nil : 7, dryRun: dryRun, matched: matched, queued: dryRun ? 0 : matched, skipped: 0)
+    }
 }
