@@ -24,9 +24,7 @@ public struct DeliveriesAPIController: Sendable {
         let caller = try context.requireCaller()
         let body = try await JSONRequestBody.object(request, maxBytes: 4_096,
                                                    fields: ["state", "rule", "target", "item", "since", "until", "dry_run"])
-        if let key = body.keys.sorted().first(where: { body[$0] == .null }) {
-            throw APIError(.badRequest, "field \"\(key)\": must not be null; leave it out")
-        }
+        try JSONRequestBody.refuseNulls(body)
         func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
         func date(_ key: String) throws -> Date? {
             guard let value = try text(key) else { return nil }
@@ -35,12 +33,7 @@ public struct DeliveriesAPIController: Sendable {
             }
             return date
         }
-        let dryRun: Bool
-        switch body["dry_run"] {
-        case nil: dryRun = false
-        case .bool(let flag)?: dryRun = flag
-        default: throw APIError(.badRequest, "field \"dry_run\": must be true or false")
-        }
+        let dryRun = try JSONRequestBody.dryRun(body)
         let filter: DeliveryFilter
         do {
             filter = try DeliveryFilter.parse(state: try text("state"), rule: try text("rule"), target: try text("target"),

@@ -28,17 +28,9 @@ public struct ErasuresAPIController: Sendable {
     @Sendable func erase(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await JSONRequestBody.object(request, maxBytes: 4_096, fields: ["unique_user_id", "email", "username", "customer_item_id", "dry_run"])
-        // An erasure says exactly what it names: a null is refused, not read as a field left out.
-        if let key = body.keys.sorted().first(where: { body[$0] == .null }) {
-            throw APIError(.badRequest, "field \"\(key)\": must not be null; leave it out")
-        }
+        try JSONRequestBody.refuseNulls(body)
         func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
-        let dryRun: Bool
-        switch body["dry_run"] {
-        case nil, .null?: dryRun = false
-        case .bool(let flag)?: dryRun = flag
-        default: throw APIError(.badRequest, "field \"dry_run\": must be true or false")
-        }
+        let dryRun = try JSONRequestBody.dryRun(body)
         let selector: ErasureSelector
         do {
             selector = try ErasureSelector.parse(uniqueUserID: try text("unique_user_id"), email: try text("email"),

@@ -24,6 +24,23 @@ enum JSONRequestBody {
         return object
     }
 
+    /// 400 naming the first field that is `null`: for an action (an erasure, a bulk retry) that
+    /// does exactly what its body names, a null is not read as a field left out.
+    static func refuseNulls(_ object: [String: JSONValue]) throws {
+        if let key = object.keys.sorted().first(where: { object[$0] == .null }) {
+            throw APIError(.badRequest, "field \"\(key.prefix(64))\": must not be null; leave it out")
+        }
+    }
+
+    /// `dry_run`: true or false, absent meaning false; 400 for anything else.
+    static func dryRun(_ object: [String: JSONValue]) throws -> Bool {
+        switch object["dry_run"] {
+        case nil: return false
+        case .bool(let flag)?: return flag
+        default: throw APIError(.badRequest, "field \"dry_run\": must be true or false")
+        }
+    }
+
     /// A field of `object` that is a string or absent (nil for absent or null); 400 naming the
     /// field when it is anything else.
     static func string(_ object: [String: JSONValue], _ name: String) throws -> String? {
