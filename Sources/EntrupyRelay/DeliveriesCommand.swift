@@ -94,7 +94,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 throw ValidationError("give a delivery ID, or filters (--state dead names every dead delivery; --dry-run counts them)")
             }
             for (name, value) in [("--since", since), ("--until", until)] where value.map({ ISODate.parse($0) == nil }) == true {
-                throw ValidationError("\(name) must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+                throw ValidationError("\(name) must be \(ISODate.expected)")
             }
             if id == nil { _ = try filter() }
         }

@@ -55,7 +55,7 @@ public struct QueryParameters: Sendable {
         guard let text = try single(name) else { return nil }
         if let seconds = Self.epochSeconds(text) { return Date(timeIntervalSince1970: seconds) }
         guard let date = ISODate.parse(text) else {
-            throw QueryParameterError(name, "must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z, or epoch seconds")
+            throw QueryParameterError(name, "must be \(ISODate.expected), or epoch seconds")
         }
         let isDateOnly = text.trimmingCharacters(in: .whitespaces).count == 10
         return endOfDay && isDateOnly ? date.addingTimeInterval(86_400) : date

@@ -7,6 +7,9 @@ public enum ISODate {
     /// up once per delivery rendered).
     static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// What a refusal of a text `parse` cannot read says it must be.
+    public static let expected = "an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z"
+
     /// `2026-11-18T11:06:40.000Z`: UTC with milliseconds, as stored deliveries and callbacks carry it.
     public static func text(_ date: Date) -> String {
         fractional.format(date)

@@ -25,7 +25,11 @@ public struct ChangesAPIController: Sendable {
             let query = try QueryParameters(pairs, allowed: ["after", "limit", "wait"])
             var cursor = ChangeCursor.start
             if let text = try query.single("after") {
-                do { cursor = try ChangeCursor.parse(text) } catch let error as ChangeCursor.Invalid { throw QueryParameterError("after", error.description) } catch { throw QueryParameterError("after", "not a cursor") }
+                do throws(ChangeCursor.Invalid) {
+                    cursor = try ChangeCursor.parse(text)
+                } catch {
+                    throw QueryParameterError("after", error.description)
+                }
             }
             return (cursor, try query.integer("limit", in: 1...1_000) ?? 100, try query.integer("wait", in: 0...Self.maxWaitSeconds) ?? 0)
         }

@@ -29,7 +29,7 @@ public struct DeliveriesAPIController: Sendable {
         func date(_ key: String) throws -> Date? {
             guard let value = try text(key) else { return nil }
             guard let date = ISODate.parse(value) else {
-                throw APIError(.badRequest, "field \"\(key)\": must be an ISO 8601 date or date-time, like 2026-11-01 or 2026-11-01T08:30:00Z")
+                throw APIError(.badRequest, "field \"\(key)\": must be \(ISODate.expected)")
             }
             return date
         }
