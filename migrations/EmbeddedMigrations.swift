@@ -31,4 +31,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0025_retention.sql", PackageResources._025_retention_sql),
     ("0026_change_feed.sql", PackageResources._026_change_feed_sql),
     ("0027_bulk_actions.sql", PackageResources._027_bulk_actions_sql),
+    ("0028_target_health.sql", PackageResources._028_target_health_sql),
 ]

@@ -19,7 +19,8 @@ enum RouterHarness {
             limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
         QueryRoutes(auth: auth, sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
                     events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
-                    secureCookies: false, tokenConcurrency: tokenConcurrency, changes: MemoryChanges()).add(to: router)
+                    secureCookies: false, tokenConcurrency: tokenConcurrency, changes: MemoryChanges(),
+                    targets: MemoryTargets()).add(to: router)
         routeMethods.set(from: router)
         return Application(router: router)
     }

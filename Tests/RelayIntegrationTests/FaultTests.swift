@@ -34,7 +34,8 @@ struct FaultTests {
                     when: {transition: [result.final]}
                     notify:
                 \(actions.joined(separator: "\n"))
-                """, schedule: "200ms,200ms", extra: ["ENTRUPY_RELAY_CALLBACK_TIMEOUT_SECONDS": "3", "ENTRUPY_RELAY_DELIVERY_TARGET_CONCURRENCY": "32"])
+                """, schedule: "200ms,200ms", extra: ["ENTRUPY_RELAY_CALLBACK_TIMEOUT_SECONDS": "3", "ENTRUPY_RELAY_DELIVERY_TARGET_CONCURRENCY": "32"]
+                    .merging(NotifyEnvironment.withoutBreaker) { $1 })
             try await ReconcileStack.with(env: env, worker: false) { stack async throws in
                 let worker = try RelayProcess(["worker"], database: stack.database,
                                               env: WorkerProcessTests.workerEnv(stack.simulator, env))

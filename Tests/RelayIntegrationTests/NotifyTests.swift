@@ -120,7 +120,8 @@ struct NotifyTests {
                   - webhook: {url: "TARGET/gone", secret: "${CALLBACK_SECRET}"}
             """
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")), schedule: "50ms,50ms")
+            let env = try NotifyEnvironment.make(rules: rules.replacingOccurrences(of: "TARGET", with: callbacks.url("")), schedule: "50ms,50ms",
+                                                 extra: NotifyEnvironment.withoutBreaker)
             try await ReconcileStack.with(env: env) { stack async throws in
                 // A new item with a final result makes two transitions; the rule fires for each.
                 let id = try await stack.simulator.createItem("sku-dead", result: "authentic", final: true)

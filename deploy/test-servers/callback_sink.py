@@ -8,11 +8,13 @@ library and appends what it saw to a JSON-lines file. The path picks the behavio
   /limited/S       429 with Retry-After: S for the first request of each webhook-id, then 200
   /redirect        302 to /ok (must not be followed)
   /slow/MS         waits MS milliseconds, then 200
+  /switch/...      503 while the file LOG.down exists, else 200 (a target that goes down and comes back)
 
 Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 """
 import argparse
 import json
+import os
 import signal
 import threading
 import time
@@ -67,6 +69,8 @@ def main():
                 status, extra = 429, {"Retry-After": parts[1]}
             elif parts[0] == "redirect":
                 status, extra = 302, {"Location": "/ok"}
+            elif parts[0] == "switch" and os.path.exists(args.log + ".down"):
+                status = 503
             elif parts[0] == "slow":
                 time.sleep(int(parts[1]) / 1000)
             record = {

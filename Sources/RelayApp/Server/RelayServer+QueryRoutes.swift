@@ -31,7 +31,8 @@ extension RelayServer {
                                         window: .seconds(60), logger: logger),
             imageSources: settings.http.consoleImageSources,
             erasures: PostgresErasureStore(client: client, logger: logger),
-            changes: PostgresChangeFeed(client: client, logger: logger)
+            changes: PostgresChangeFeed(client: client, logger: logger),
+            targets: PostgresTargetHealthStore(client: client, logger: logger)
         ).add(to: router)
     }
 }

@@ -32,6 +32,8 @@ public struct WorkerAssembly {
     public let countFold: CountFoldService
     /// Retention: the pruner's passes (one replica at a time).
     public let prune: PruneService
+    /// Targets' breakers: probes and the drain of held deliveries.
+    public let targetProbes: TargetProbeService
     let reloader: RulesReloadService
     let httpService: ShutdownHook
     let callbackHTTPService: ShutdownHook
@@ -82,6 +84,9 @@ public struct WorkerAssembly {
             maxCrashes: settings.worker.jobMaxCrashes, jobTimeout: .seconds(settings.worker.jobTimeoutSeconds)
         )
         configuration.shutdownDrain = .seconds(settings.worker.jobShutdownDrainSeconds)
+        let targetHealth = PostgresTargetHealthStore(client: client, logger: logger)
+        targetProbes = TargetProbeService(store: targetHealth, policy: settings.notify.breaker,
+                                          probeLease: callbackTimeout + .seconds(settings.worker.jobLeaseSeconds), logger: logger)
         let delivery = DeliveryHandler(
             deliveries: deliveries,
             email: smtp.map(EmailDeliverer.init),
@@ -89,6 +94,7 @@ public struct WorkerAssembly {
                 sender: callbackSender,
                 rules: rules),
             schedule: settings.notify.retrySchedule, limiter: TargetLimiter(limit: settings.notify.targetConcurrency),
+            targets: targetHealth, breaker: TargetBreaker(policy: settings.notify.breaker),
             workerID: configuration.workerID, logger: logger
         )
         let itemLock = KeyedLock()
@@ -182,6 +188,6 @@ public struct WorkerAssembly {
     /// the bookkeeping pool they used.
     public var services: [any Service] {
         [bookkeeping, httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
-            + (sync.map { [$0] } ?? []) + [countFold, prune, reloader]
+            + (sync.map { [$0] } ?? []) + [countFold, prune, targetProbes, reloader]
     }
 }

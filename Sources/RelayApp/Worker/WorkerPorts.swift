@@ -8,3 +8,4 @@ public import RelayWorker
 extension EntrupyAPIClient: ItemSource {}
 extension PostgresReconcileStore: ReconcileStoring {}
 extension PostgresDeliveryRepository: DeliveryLoading {}
+extension PostgresTargetHealthStore: TargetHealthTracking {}

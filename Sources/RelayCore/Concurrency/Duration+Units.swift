@@ -19,3 +19,11 @@ extension Duration {
         return overflowAgain ? limit : total
     }
 }
+
+extension Duration {
+    /// In seconds, as a `TimeInterval` (for `Date` arithmetic).
+    public var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -28,8 +28,12 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var payloadRemoved: String?
     /// When its attempt rows were removed (retention); its `attempts` count stays.
     public var attemptsRemovedAt: Date?
+    /// While its target's breaker holds it: the target (`TargetKey`) and since when.
+    public var heldBy: String?
+    public var heldSince: Date?
 
-    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil) {
+    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil,
+                heldBy: String? = nil, heldSince: Date? = nil) {
         self.id = id
         self.itemEventID = itemEventID
         self.entrupyID = entrupyID
@@ -50,5 +54,7 @@ public struct DeliveryRecord: Sendable, Equatable {
         self.transition = transition
         self.payloadRemoved = payloadRemoved
         self.attemptsRemovedAt = attemptsRemovedAt
+        self.heldBy = heldBy
+        self.heldSince = heldSince
     }
 }

@@ -34,6 +34,8 @@ public struct QueryRoutes: Sendable {
     public var erasures: (any ErasureStoring)?
     /// The change feed (`/v1/changes`); nil: the route is not served.
     public var changes: (any ChangeFeedQueries)?
+    /// Delivery targets' health (`/v1/targets`); nil: the routes are not served.
+    public var targets: (any TargetQueries)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
@@ -41,7 +43,9 @@ public struct QueryRoutes: Sendable {
                 sessionLifetime: Duration, secureCookies: Bool, tokenConcurrency: Int = 8,
                 slots: any RequestSlots = MemoryRequestSlots(), exports: ExportGate = ExportGate(limit: 4),
                 sdkRate: (any CallerRate)? = nil, imageSources: [String] = ConsoleController.defaultImageSources,
-                erasures: (any ErasureStoring)? = nil, changes: (any ChangeFeedQueries)? = nil) {
+                erasures: (any ErasureStoring)? = nil, changes: (any ChangeFeedQueries)? = nil,
+                targets: (any TargetQueries)? = nil) {
+        self.targets = targets
         self.erasures = erasures
         self.changes = changes
         self.slots = slots
@@ -71,6 +75,7 @@ public struct QueryRoutes: Sendable {
         EventsAPIController(events: events).addRoutes(to: v1)
         if let erasures { ErasuresAPIController(erasures: erasures).addRoutes(to: v1) }
         if let changes { ChangesAPIController(feed: changes).addRoutes(to: v1) }
+        if let targets { TargetsAPIController(targets: targets).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,

@@ -22,10 +22,28 @@ extension NotifySettings {
         "a whole callback request, connect to last byte")
     public static let allowPrivateCallbacks = BoolSetting("allow_private_callbacks", default: false,
         "allow callback targets that are not global unicast (otherwise a target resolving to a private, loopback or special address is refused)")
+    public static let targetFailureThreshold = IntegerSetting("target_failure_threshold", default: 10, range: 1...100_000,
+        "a target's breaker opens after this many failed attempts in a row (its deliveries are then held, not attempted)")
+    public static let targetFailureRate = DecimalSetting("target_failure_rate", default: 0.5, range: 0.01...1,
+        "...or when this share of the attempts in the window failed")
+    public static let targetFailureWindow = IntegerSetting("target_failure_window_seconds", default: 300, range: 1...86_400,
+        "the failure-rate window, from its first failure")
+    public static let targetFailureMinAttempts = IntegerSetting("target_failure_min_attempts", default: 20, range: 1...100_000,
+        "the failure rate counts once the window holds this many attempts")
+    public static let targetProbe = IntegerSetting("target_probe_seconds", default: 30, range: 1...86_400,
+        "an open target is probed (one held delivery tried) this long after opening; each failed probe doubles the wait")
+    public static let targetProbeMax = IntegerSetting("target_probe_max_seconds", default: 1_800, range: 1...86_400,
+        "the longest wait between probes")
+    public static let targetDisableAfter = IntegerSetting("target_disable_after_hours", default: 72, range: 0...87_600,
+        "a target failing this long is disabled: its deliveries stay held until `targets enable` (0: never)")
+    public static let targetDrainRate = IntegerSetting("target_drain_per_second", default: 10, range: 1...10_000,
+        "a recovered or enabled target's held deliveries are released at this rate")
 
     /// Every setting read here, in the reference's order.
     public static let catalog: [Setting] = [
         rulesFile.setting, retrySchedule.setting, targetConcurrency.setting, callbackTimeout.setting, allowPrivateCallbacks.setting,
         smtpURL.setting, smtpPassword.setting, smtpFrom.setting, smtpCAFile.setting, smtpHeloName.setting, smtpTimeout.setting,
+        targetFailureThreshold.setting, targetFailureRate.setting, targetFailureWindow.setting, targetFailureMinAttempts.setting,
+        targetProbe.setting, targetProbeMax.setting, targetDisableAfter.setting, targetDrainRate.setting,
     ]
 }

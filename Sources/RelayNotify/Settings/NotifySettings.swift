@@ -15,6 +15,8 @@ public struct NotifySettings: Sendable {
     public var smtpTimeoutSeconds: Int
     public var callbackTimeoutSeconds: Int
     public var allowPrivateCallbacks: Bool
+    /// Targets' circuit breakers.
+    public var breaker: BreakerPolicy
 
     public init(reader: SettingsReader) throws {
         rulesFile = try reader.text(Self.rulesFile)
@@ -36,5 +38,11 @@ public struct NotifySettings: Sendable {
         smtpTimeoutSeconds = try reader.integer(Self.smtpTimeout)
         callbackTimeoutSeconds = try reader.integer(Self.callbackTimeout)
         allowPrivateCallbacks = try reader.bool(Self.allowPrivateCallbacks)
+        let disableAfter = try reader.integer(Self.targetDisableAfter)
+        breaker = BreakerPolicy(
+            consecutiveFailures: try reader.integer(Self.targetFailureThreshold), failureRate: try reader.decimal(Self.targetFailureRate),
+            window: .seconds(try reader.integer(Self.targetFailureWindow)), minimumAttempts: try reader.integer(Self.targetFailureMinAttempts),
+            firstProbe: .seconds(try reader.integer(Self.targetProbe)), longestProbeWait: .seconds(try reader.integer(Self.targetProbeMax)),
+            disableAfter: disableAfter == 0 ? nil : .seconds(disableAfter * 3_600), drainPerSecond: try reader.integer(Self.targetDrainRate))
     }
 }

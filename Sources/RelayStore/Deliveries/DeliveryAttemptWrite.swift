@@ -35,7 +35,7 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
                        next_attempt_at = CASE WHEN i.outcome = \(DeliveryState.failed.sqlLiteral) THEN now() + i.retry_ms * interval '1 millisecond' END,
                        delivered_at = CASE WHEN i.outcome = \(DeliveryState.delivered.sqlLiteral) THEN now() ELSE d.delivered_at END,
-                       updated_at = now()
+                       held_since = NULL, updated_at = now()
                 FROM \(name)_input i
                 WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))
                 RETURNING d.id),

@@ -22,7 +22,7 @@ extension PostgresDeliveryRepository {
     static let recordSelect = """
         SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-               d.delivered_at, e.kind, d.schedule_base, d.payload_removed, d.attempts_removed_at
+               d.delivered_at, e.kind, d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target, d.held_since
         FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
         """
 
@@ -36,12 +36,14 @@ extension PostgresDeliveryRepository {
         let lastError: String? = try cells.next(), next: Date? = try cells.next(), created: Date = try cells.next()
         let delivered: Date? = try cells.next(), kind: String = try cells.next(), scheduleBase: Int = try cells.next()
         let payloadRemoved: String? = try cells.next(), attemptsRemovedAt: Date? = try cells.next()
+        let heldTarget: String? = try cells.next(), heldSince: Date? = try cells.next()
         return DeliveryRecord(
             id: id, itemEventID: eventID, entrupyID: entrupyID, rule: rule, actionIndex: index,
             channel: channel, target: target, payload: payload.flatMap(JSONValue.init(jsonText:)).flatMap { DeliveryPayload(stored: $0, channel: channel) },
             signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
             lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind,
-            payloadRemoved: payloadRemoved, attemptsRemovedAt: attemptsRemovedAt)
+            payloadRemoved: payloadRemoved, attemptsRemovedAt: attemptsRemovedAt,
+            heldBy: heldSince == nil ? nil : heldTarget, heldSince: heldSince)
     }
 
     /// The deliveries a deliver worker is about to send, by ID. Run for every batch it

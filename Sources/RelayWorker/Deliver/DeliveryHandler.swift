@@ -17,18 +17,28 @@ public struct DeliveryHandler: JobHandler {
     let callbacks: any DeliverySending
     let schedule: RetrySchedule
     let limiter: TargetLimiter
+    /// Targets' shared health: nil runs without a breaker.
+    let targets: (any TargetHealthTracking)?
+    let breaker: TargetBreaker
     let workerID: String
     let logger: Logger
+
+    /// A held delivery's job sleeps this long (jittered): a probe or the drain wakes it
+    /// sooner; this only bounds how long a hold can outlive a lost wake-up.
+    public static let holdRecheck = Duration.seconds(3_600)
 
     /// - Parameter email: nil when SMTP is not configured: email deliveries fail (and retry)
     ///   with a message saying so.
     public init(deliveries: any DeliveryLoading, email: (any DeliverySending)?, callbacks: any DeliverySending,
-                schedule: RetrySchedule, limiter: TargetLimiter, workerID: String, logger: Logger) {
+                schedule: RetrySchedule, limiter: TargetLimiter, targets: (any TargetHealthTracking)? = nil,
+                breaker: TargetBreaker = TargetBreaker(policy: .standard), workerID: String, logger: Logger) {
         self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
         self.email = email
         self.callbacks = callbacks
         self.schedule = schedule
         self.limiter = limiter
+        self.targets = targets
+        self.breaker = breaker
         self.workerID = workerID
         self.logger = logger
     }
@@ -36,6 +46,22 @@ public struct DeliveryHandler: JobHandler {
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
+
+        let key = TargetKey.of(delivery)
+        var health: TargetHealth?
+        var probe = false
+        if let targets {
+            let (current, now) = try await targets.health(key: key)
+            health = current
+            switch breaker.admission(current, deliveryID: delivery.id, now: now) {
+            case .attempt: break
+            case .probe: probe = true
+            case .hold:
+                MetricHandles.counter("relay_deliveries_held_total", [("channel", delivery.channel.rawValue)]).increment()
+                return JobResult(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)),
+                                 recording: DeliveryHoldWrite(deliveryID: delivery.id, target: key))
+            }
+        }
 
         let target = Self.limitKey(for: delivery)
         guard await limiter.acquire(target) else {
@@ -54,6 +80,7 @@ public struct DeliveryHandler: JobHandler {
             report = await callbacks.deliver(delivery)
         }
         let elapsed = ContinuousClock.now - clock
+        await recordHealth(report, key: key, before: health, probe: probe, delivery: delivery)
 
         let number = delivery.attempts + 1
         let decision = DeliveryDecision.after(report, attemptInRound: number - delivery.scheduleBase, schedule: schedule)
@@ -80,6 +107,34 @@ public struct DeliveryHandler: JobHandler {
             logger.error("delivery is dead", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
         }
         return JobResult(.completed, recording: write)
+    }
+
+    /// What the attempt says of its target, recorded under the target's lock. A success on a
+    /// target with nothing counted writes nothing; a permanent refusal (410, a refused
+    /// address) is about the message, not the target. A failure to record is logged: the
+    /// attempt itself must still be written with the job.
+    func recordHealth(_ report: AttemptReport, key: String, before: TargetHealth?, probe: Bool, delivery: DeliveryRecord) async {
+        guard let targets else { return }
+        let outcome: TargetBreaker.Outcome
+        switch report.result {
+        case .permanent: return
+        case .delivered:
+            if !probe, before?.isClean ?? true { return }
+            outcome = .success
+        case .transient:
+            outcome = .failure(report.error ?? report.statusCode.map { "HTTP \($0)" } ?? "failed")
+        }
+        do {
+            let (health, change) = try await targets.record(outcome, key: key, probe: probe, breaker: breaker)
+            guard let change else { return }
+            MetricHandles.counter("relay_target_changes_total", [("change", change.rawValue)]).increment()
+            logger.warning("target \(change.rawValue.dropFirst("target.".count))", metadata: [
+                "target": "\(key)", "state": "\(health.state.rawValue)", "consecutive_failures": "\(health.consecutiveFailures)",
+                "delivery_id": "\(delivery.id)", "error": "\(health.lastError ?? "-")",
+            ])
+        } catch {
+            logger.warning("target health not recorded", metadata: ["target": "\(key)", "error": "\(String(reflecting: error))"])
+        }
     }
 
     /// Callbacks are limited per host, email per SMTP server (there is one).

@@ -21,6 +21,12 @@ enum NotifyEnvironment {
         return env
     }
 
+    /// Settings under which no target's breaker ever opens: for tests of retries and dead
+    /// deliveries that fail one target many times on purpose.
+    static let withoutBreaker = [
+        "ENTRUPY_RELAY_TARGET_FAILURE_THRESHOLD": "100000", "ENTRUPY_RELAY_TARGET_FAILURE_MIN_ATTEMPTS": "100000",
+    ]
+
     /// One rule posting every final result to the sink's `/fail` (always 500): a delivery that
     /// fails along `schedule` and ends dead, for the tests that read, page and retry deliveries.
     static func failingCallback(_ callbacks: TestCallbackServer, schedule: String) throws -> [String: String] {
@@ -30,7 +36,7 @@ enum NotifyEnvironment {
                 when: {transition: [result.final]}
                 notify:
                   - webhook: {url: "\(callbacks.url("/fail"))", secret: "${CALLBACK_SECRET}"}
-            """, schedule: schedule)
+            """, schedule: schedule, extra: withoutBreaker)
     }
 
     static func deliveries(_ database: DatabaseURL, item: String? = nil) async throws -> [DeliveryRecord] {

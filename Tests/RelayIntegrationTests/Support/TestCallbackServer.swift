@@ -33,6 +33,16 @@ struct TestCallbackServer: Sendable {
         }
     }
 
+    /// `/switch/...` answers 503 while down, 200 otherwise.
+    func setDown(_ down: Bool) throws {
+        let marker = log.path + ".down"
+        if down {
+            FileManager.default.createFile(atPath: marker, contents: Data())
+        } else if FileManager.default.fileExists(atPath: marker) {
+            try FileManager.default.removeItem(atPath: marker)
+        }
+    }
+
     func requests() throws -> [Request] {
         guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in

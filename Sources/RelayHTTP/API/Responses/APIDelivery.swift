@@ -21,11 +21,15 @@ public struct APIDelivery: Encodable, Sendable {
     @AlwaysPresent var payloadRemoved: String?
     /// When its attempt records were removed by retention (`attempts` still counts them).
     @AlwaysPresent var attemptsRemovedAt: Date?
+    /// While its target's breaker holds it (not attempted, no attempt counted): the target and since when.
+    @AlwaysPresent var heldBy: String?
+    @AlwaysPresent var heldSince: Date?
 
     enum CodingKeys: String, CodingKey {
         case id, entrupyID = "entrupy_id", rule, channel, target, state, attempts, lastError = "last_error", transition
         case idempotencyKey = "idempotency_key", createdAt = "created_at", nextAttemptAt = "next_attempt_at"
         case deliveredAt = "delivered_at", payloadRemoved = "payload_removed", attemptsRemovedAt = "attempts_removed_at"
+        case heldBy = "held_by", heldSince = "held_since"
     }
 
     public init(_ delivery: DeliveryRecord) {
@@ -44,5 +48,7 @@ public struct APIDelivery: Encodable, Sendable {
         deliveredAt = delivery.deliveredAt
         payloadRemoved = delivery.payloadRemoved
         attemptsRemovedAt = delivery.attemptsRemovedAt
+        heldBy = delivery.heldBy
+        heldSince = delivery.heldSince
     }
 }

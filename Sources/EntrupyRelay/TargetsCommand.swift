@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import RelayApp
+import RelayCore
+import RelayStore
+import RelayHTTP
+
+struct TargetsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "targets", abstract: "Show delivery targets' health (their circuit breakers); disable or enable one.",
+        discussion: "A target is a callback origin (scheme, host, port) or `smtp`. An open or disabled target's deliveries are held: "
+            + "not attempted, no attempt counted. Only targets that ever failed or were disabled are listed.",
+        subcommands: [List.self, Enable.self, Disable.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List targets, disabled and open first.")
+
+        @Flag(help: "Print a JSON array instead of a table.")
+        var json = false
+
+        func run() async throws {
+            let environment = try CommandEnvironment(receiving: false)
+            let logger = environment.logger
+            let targets = try await CommandEnvironment.database(environment) { client in
+                try await PostgresTargetHealthStore(client: client, logger: logger).list()
+            }
+            if json {
+                print(try OutputFormat.json(targets.map(APITarget.init)))
+                return
+            }
+            let rows = targets.map { summary in
+                let health = summary.health
+                return [String(health.id ?? 0), health.key, health.state.rawValue, ISODate.text(health.stateSince),
+                        String(summary.held), String(health.consecutiveFailures),
+                        health.state == .open ? health.nextProbeAt.map(ISODate.text) ?? "-" : "-", health.lastError ?? "-"]
+            }
+            print(rows.isEmpty ? "no targets have failed" : OutputFormat.render(
+                header: ["ID", "TARGET", "STATE", "SINCE", "HELD", "FAILURES IN A ROW", "NEXT PROBE", "LAST ERROR"], rows: rows))
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enable a target: healthy again, its held deliveries released at target_drain_per_second.")
+
+        @Argument(help: "The target's ID or key, as `targets list` shows it.")
+        var target: String
+
+        func run() async throws {
+            try await TargetsCommand.set(target, enabled: true)
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a target: its deliveries are held, and nothing probes it, until it is enabled.")
+
+        @Argument(help: "The target's ID or key (a key not yet listed is added, e.g. https://partner.example.com or smtp).")
+        var target: String
+
+        func validate() throws {
+            guard !target.isEmpty, target.count <= 300, !target.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw ValidationError("the target must be an ID or a key of at most 300 characters, without control characters") }
+        }
+
+        func run() async throws {
+            try await TargetsCommand.set(target, enabled: false)
+        }
+    }
+
+    static func set(_ target: String, enabled: Bool) async throws {
+        let environment = try CommandEnvironment(receiving: false)
+        let logger = environment.logger
+        let key = Int64(target) == nil ? TargetKey.normalized(target) : target
+        let health = try await CommandEnvironment.database(environment) { client in
+            try await PostgresTargetHealthStore(client: client, logger: logger).set(key, enabled: enabled, by: "command line")
+        }
+        guard let health else { throw ValidationError("no target \(target): see `targets list`") }
+        print("\(health.key) is \(health.state.rawValue)")
+    }
+}

@@ -1,0 +1,133 @@
+public import Foundation
+
+/// The circuit breaker's decisions, pure: whether a delivery may be attempted, and what an
+/// attempt's outcome does to its target's health. The store applies them under the target
+/// row's lock, so every replica sees one state.
+public struct TargetBreaker: Sendable {
+    public var policy: BreakerPolicy
+
+    public init(policy: BreakerPolicy) {
+        self.policy = policy
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case success
+        case failure(String)
+    }
+
+    public func admission(_ health: TargetHealth?, deliveryID: Int64, now: Date) -> TargetAdmission {
+        guard let health else { return .attempt }
+        switch health.state {
+        case .healthy: return .attempt
+        case .disabled: return .hold
+        case .open:
+            if health.probeDeliveryID == deliveryID, let until = health.probeUntil, until > now { return .probe }
+            return .hold
+        }
+    }
+
+    /// The health after an attempt, and the change to tell of, if any. `probe`: the attempt
+    /// was the target's probe (a failed probe doubles the wait before the next).
+    public func record(_ outcome: Outcome, on health: TargetHealth, probe: Bool, now: Date) -> (TargetHealth, TargetChange?) {
+        var next = health
+        if let started = next.windowStartedAt, now.timeIntervalSince(started) > policy.window.timeInterval {
+            next.windowStartedAt = nil
+            next.windowAttempts = 0
+            next.windowFailures = 0
+        }
+        switch outcome {
+        case .success:
+            next.lastSuccessAt = now
+            if next.windowStartedAt != nil { next.windowAttempts += 1 }
+            switch next.state {
+            case .disabled:
+                // An attempt under way when it was disabled: the operator decides, not one success.
+                return (next, nil)
+            case .healthy:
+                next.consecutiveFailures = 0
+                next.failingSince = nil
+                return (next, nil)
+            case .open:
+                return (Self.closed(next, now: now), .recovered)
+            }
+        case .failure(let error):
+            next.lastError = error
+            next.lastFailureAt = now
+            next.failingSince = next.failingSince ?? now
+            next.consecutiveFailures += 1
+            if next.windowStartedAt == nil { next.windowStartedAt = now }
+            next.windowAttempts += 1
+            next.windowFailures += 1
+            switch next.state {
+            case .disabled:
+                return (next, nil)
+            case .healthy:
+                guard tripped(next) else { return (next, nil) }
+                next.state = .open
+                next.stateSince = now
+                next.probeWait = policy.firstProbe
+                next.nextProbeAt = now.addingTimeInterval(policy.firstProbe.timeInterval)
+                next.probeDeliveryID = nil
+                next.probeUntil = nil
+                return (next, .opened)
+            case .open:
+                if let disableAfter = policy.disableAfter, let since = next.failingSince,
+                   now.timeIntervalSince(since) >= disableAfter.timeInterval {
+                    next.state = .disabled
+                    next.stateSince = now
+                    next.disabledBy = "breaker"
+                    next.nextProbeAt = nil
+                    next.probeDeliveryID = nil
+                    next.probeUntil = nil
+                    return (next, .disabled)
+                }
+                guard probe else { return (next, nil) }
+                next.probeWait = min(next.probeWait * 2, policy.longestProbeWait)
+                next.nextProbeAt = now.addingTimeInterval(next.probeWait.timeInterval)
+                next.probeDeliveryID = nil
+                next.probeUntil = nil
+                return (next, nil)
+            }
+        }
+    }
+
+    /// An operator's enable: healthy, nothing counted; the held deliveries drain.
+    public static func enabled(_ health: TargetHealth, now: Date) -> TargetHealth {
+        closed(health, now: now)
+    }
+
+    /// An operator's disable.
+    public static func disabled(_ health: TargetHealth, by operatorName: String, now: Date) -> TargetHealth {
+        var next = health
+        if next.state != .disabled { next.stateSince = now }
+        next.state = .disabled
+        next.disabledBy = operatorName
+        next.nextProbeAt = nil
+        next.probeDeliveryID = nil
+        next.probeUntil = nil
+        return next
+    }
+
+    func tripped(_ health: TargetHealth) -> Bool {
+        if health.consecutiveFailures >= policy.consecutiveFailures { return true }
+        guard health.windowAttempts >= policy.minimumAttempts else { return false }
+        return Double(health.windowFailures) >= policy.failureRate * Double(health.windowAttempts)
+    }
+
+    static func closed(_ health: TargetHealth, now: Date) -> TargetHealth {
+        var next = health
+        next.state = .healthy
+        next.stateSince = now
+        next.failingSince = nil
+        next.consecutiveFailures = 0
+        next.windowStartedAt = nil
+        next.windowAttempts = 0
+        next.windowFailures = 0
+        next.probeWait = .zero
+        next.nextProbeAt = nil
+        next.probeDeliveryID = nil
+        next.probeUntil = nil
+        next.disabledBy = nil
+        return next
+    }
+}

@@ -1,0 +1,37 @@
+import PostgresNIO
+import RelayCore
+public import RelayDatabase
+public import RelayQueue
+
+/// A delivery held by its target's breaker, written by the statement that snoozes its job:
+/// no attempt is recorded and its count does not move; the delivery shows which target holds
+/// it and since when (kept from the first hold), so the target's backlog can be counted,
+/// probed and drained.
+public struct DeliveryHoldWrite: JobRecordWrite, Equatable {
+    public var deliveryID: Int64
+    public var target: String
+
+    public init(deliveryID: Int64, target: String) {
+        self.deliveryID = deliveryID
+        self.target = target
+    }
+
+    public static let recordName = "delivery_hold"
+
+    public static func writeText(named name: String) -> String {
+        """
+            ,
+            \(name) AS (
+                UPDATE deliveries d SET held_target = i.target, held_since = coalesce(d.held_since, now()),
+                       next_attempt_at = NULL, updated_at = now()
+                FROM unnest(:\(name)_ids::bigint[], :\(name)_targets::text[]) AS i (id, target)
+                WHERE d.id = i.id AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))
+                RETURNING d.id)
+            """
+    }
+
+    public static func setValues(_ batch: [DeliveryHoldWrite], named name: String, in values: inout NamedBindings) {
+        values.set(name + "_ids", batch.map(\.deliveryID))
+        values.set(name + "_targets", batch.map(\.target))
+    }
+}

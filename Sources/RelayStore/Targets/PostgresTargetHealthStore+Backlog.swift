@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayCore
+import RelayQueue
+
+/// The held backlog: which held delivery probes an open target, and how a recovered one's
+/// backlog drains. Run each second by every replica's `TargetProbeService`: row locks taken with SKIP LOCKED and
+/// a target's `drained_at` keep two replicas from picking one target within a second.
+extension PostgresTargetHealthStore {
+    /// For each open target whose probe is due and not under way, its oldest held delivery is
+    /// made its probe (claimed until `lease` from now) and its job made to run now. Returns
+    /// the deliveries picked.
+    public func startProbes(lease: Duration) async throws -> [Int64] {
+        try await client.withTransaction(logger: logger) { tx in
+            let rows = try await tx.query("""
+                WITH due AS (
+                    SELECT t.key FROM delivery_targets t
+                    WHERE t.state = 'open' AND t.next_probe_at <= now() AND (t.probe_until IS NULL OR t.probe_until < now())
+                    FOR UPDATE SKIP LOCKED),
+                picked AS (
+                    SELECT due.key, oldest.id FROM due
+                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = due.key AND d.held_since IS NOT NULL
+                                        ORDER BY d.id LIMIT 1) oldest)
+                UPDATE delivery_targets t SET probe_delivery_id = picked.id,
+                       probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
+                FROM picked WHERE t.key = picked.key
+                RETURNING picked.id
+                """, logger: logger)
+            var picked: [Int64] = []
+            for try await id in rows.decode(Int64.self) { picked.append(id) }
+            _ = try await PostgresJobQueue.runSoon(uniqueKeys: picked.map(DeliverJob.uniqueKey(deliveryID:)), spacing: .zero,
+                                                    on: tx, logger: logger)
+            return picked
+        }
+    }
+
+    /// Releases up to `perTarget` held deliveries of each healthy target, oldest first, their
+    /// jobs spread `spacing` apart: a recovered target's backlog drains at a bounded rate.
+    /// Returns how many were released.
+    public func drain(perTarget: Int, spacing: Duration) async throws -> Int {
+        try await client.withTransaction(logger: logger) { tx in
+            let rows = try await tx.query("""
+                WITH ready AS (
+                    SELECT t.key FROM delivery_targets t
+                    WHERE t.state = 'healthy' AND (t.drained_at IS NULL OR t.drained_at <= now() - interval '950 milliseconds')
+                      AND EXISTS (SELECT 1 FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL)
+                    FOR UPDATE SKIP LOCKED),
+                stamped AS (UPDATE delivery_targets t SET drained_at = now() FROM ready WHERE t.key = ready.key RETURNING t.key),
+                picked AS (
+                    SELECT held.id FROM ready
+                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = ready.key AND d.held_since IS NOT NULL
+                                        ORDER BY d.id LIMIT \(perTarget) FOR UPDATE OF d SKIP LOCKED) held)
+                UPDATE deliveries d SET held_since = NULL, next_attempt_at = now(), updated_at = now()
+                FROM picked WHERE d.id = picked.id
+                RETURNING d.id
+                """, logger: logger)
+            var released: [Int64] = []
+            for try await id in rows.decode(Int64.self) { released.append(id) }
+            released.sort()
+            _ = try await PostgresJobQueue.runSoon(uniqueKeys: released.map(DeliverJob.uniqueKey(deliveryID:)), spacing: spacing,
+                                                    on: tx, logger: logger)
+            return released.count
+        }
+    }
+}

@@ -1,0 +1,103 @@
+public import Foundation
+import Logging
+public import PostgresNIO
+public import RelayCore
+import RelayDatabase
+import RelayQueue
+
+/// Targets' health on PostgreSQL (`delivery_targets`), shared by every replica: what the
+/// deliver handler reads before an attempt and records after it, under the row's lock so two
+/// replicas never count one failure twice or open one breaker twice. Times are the database's
+/// (`now()`), so replicas with skewed clocks agree on when a probe is due.
+public struct PostgresTargetHealthStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// The target's health (nil: never failed) and the database's time.
+    public func health(key: String) async throws -> (TargetHealth?, Date) {
+        let rows = try await client.query("""
+            SELECT now(), \(unescaped: Self.columns) FROM (SELECT 1) one
+            LEFT JOIN delivery_targets t ON t.key = \(key)
+            """, logger: logger)
+        for try await row in rows {
+            var cells = PostgresRowCells(row)
+            let now: Date = try cells.next()
+            return (try Self.health(from: &cells), now)
+        }
+        return (nil, Date())
+    }
+
+    /// Applies an attempt's outcome: reads the row under its lock (creating it on a first
+    /// failure), asks the breaker, writes what it decided. Returns the change, if any.
+    public func record(_ outcome: TargetBreaker.Outcome, key: String, probe: Bool,
+                       breaker: TargetBreaker) async throws -> (TargetHealth, TargetChange?) {
+        try await client.withTransaction(logger: logger) { tx in
+            if case .failure = outcome {
+                try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(key)) ON CONFLICT (key) DO NOTHING", logger: logger)
+            }
+            let rows = try await tx.query("""
+                SELECT now(), \(unescaped: Self.columns) FROM delivery_targets t WHERE t.key = \(key) FOR UPDATE
+                """, logger: logger)
+            var found: (TargetHealth, Date)?
+            for try await row in rows {
+                var cells = PostgresRowCells(row)
+                let now: Date = try cells.next()
+                if let health = try Self.health(from: &cells) { found = (health, now) }
+            }
+            // A success on a target with no row: nothing was counted, nothing to write.
+            guard let (current, now) = found else { return (TargetHealth.healthy(key: key, at: Date()), nil) }
+            let (next, change) = breaker.record(outcome, on: current, probe: probe, now: now)
+            if next != current { try await Self.write(next, on: tx, logger: logger) }
+            return (next, change)
+        }
+    }
+
+    /// An operator's enable or disable, by the target's ID or key. Nil: no such target.
+    public func set(_ target: String, enabled: Bool, by operatorName: String) async throws -> TargetHealth? {
+        try await client.withTransaction(logger: logger) { tx in
+            let id = Int64(target)
+            if !enabled, id == nil {
+                // A target never failed can still be disabled by its key.
+                try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(target)) ON CONFLICT (key) DO NOTHING", logger: logger)
+            }
+            let rows = try await tx.query("""
+                SELECT now(), \(unescaped: Self.columns) FROM delivery_targets t
+                WHERE t.id = \(id) OR (\(id)::bigint IS NULL AND t.key = \(target)) FOR UPDATE
+                """, logger: logger)
+            var found: (TargetHealth, Date)?
+            for try await row in rows {
+                var cells = PostgresRowCells(row)
+                let now: Date = try cells.next()
+                if let health = try Self.health(from: &cells) { found = (health, now) }
+            }
+            guard let (current, now) = found else { return nil }
+            let next = enabled ? TargetBreaker.enabled(current, now: now) : TargetBreaker.disabled(current, by: operatorName, now: now)
+            try await Self.write(next, on: tx, logger: logger)
+            return next
+        }
+    }
+
+    /// Every target with a row, with its held backlog, worst first.
+    public func list() async throws -> [TargetSummary] {
+        let rows = try await client.query("""
+            SELECT \(unescaped: Self.columns),
+                   (SELECT count(*) FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL)::bigint,
+                   (SELECT min(d.held_since) FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL)
+            FROM delivery_targets t
+            ORDER BY CASE t.state WHEN 'disabled' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, t.state_since, t.key
+            """, logger: logger)
+        var summaries: [TargetSummary] = []
+        for try await row in rows {
+            var cells = PostgresRowCells(row)
+            guard let health = try Self.health(from: &cells) else { continue }
+            let held: Int64 = try cells.next(), oldest: Date? = try cells.next()
+            summaries.append(TargetSummary(health: health, held: Int(held), oldestHeldSince: oldest))
+        }
+        return summaries
+    }
+}
