@@ -32,4 +32,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0026_change_feed.sql", PackageResources._026_change_feed_sql),
     ("0027_bulk_actions.sql", PackageResources._027_bulk_actions_sql),
     ("0028_target_health.sql", PackageResources._028_target_health_sql),
+    ("0029_operational_events.sql", PackageResources._029_operational_events_sql),
 ]

@@ -48,7 +48,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 return
             }
             let rows = deliveries.map { delivery in
-                [String(delivery.id), delivery.entrupyID, delivery.transition, delivery.rule, delivery.channel.rawValue,
+                [String(delivery.id), delivery.entrupyID ?? "-", delivery.transition, delivery.rule, delivery.channel.rawValue,
                  delivery.target, delivery.state.rawValue, String(delivery.attempts), delivery.lastError ?? "-"]
             }
             print(rows.isEmpty ? "no deliveries" : OutputFormat.render(

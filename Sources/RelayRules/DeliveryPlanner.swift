@@ -31,6 +31,33 @@ public enum DeliveryPlanner {
         }
     }
 
+    /// The deliveries an operational transition causes: each action of each rule naming it,
+    /// rendered with the event's values. `transitionIndex` and `entrupyID` are not used for
+    /// them (the store ties them to the event's row).
+    public static func plan(rules: RuleSet, event: OperationalEvent) -> [PlannedDelivery] {
+        var planned: [PlannedDelivery] = []
+        let values = event.templateValues
+        for rule in rules.matching(event.kind) {
+            for (index, action) in rule.actions.enumerated() {
+                switch action {
+                case .email(let email):
+                    let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
+                                                              html: email.html?.render(values)))
+                    planned.append(PlannedDelivery(transitionIndex: 0, entrupyID: "", rule: rule.name, actionIndex: index,
+                                                   target: email.to.joined(separator: ", "), payload: payload, signingKeyID: nil))
+                case .webhook(let webhook):
+                    let body = JSONValue.object(["type": .string(event.kind.rawValue), "timestamp": .string(ISODate.text(event.occurredAt)),
+                                                 "data": event.data])
+                    let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
+                                                                body: body.jsonText))
+                    planned.append(PlannedDelivery(transitionIndex: 0, entrupyID: "", rule: rule.name, actionIndex: index,
+                                                   target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID))
+                }
+            }
+        }
+        return planned
+    }
+
     public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
                               transitionIndex: Int) -> PlannedDelivery {
         let values = subject.templateValues

@@ -26,6 +26,16 @@ public struct RuleSet: Sendable {
         return matched
     }
 
+    /// The rules that fire for an operational transition, in the same order and `continue` semantics.
+    public func matching(_ kind: OperationalKind) -> [Rule] {
+        var matched: [Rule] = []
+        for rule in rules where rule.condition.matches(kind) {
+            matched.append(rule)
+            if !rule.continues { break }
+        }
+        return matched
+    }
+
     /// Secrets by their fingerprint.
     public var signingKeys: [String: WebhookSecret] {
         var keys: [String: WebhookSecret] = [:]

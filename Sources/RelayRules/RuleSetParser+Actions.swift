@@ -115,8 +115,8 @@ extension RuleSetParser.State {
         for name in NotificationTemplate.referencedNames(in: source) where name != "." {
             if name.hasPrefix(">") {
                 problem(field, "partials ({{\(name)}}) are not supported", at: node)
-            } else if !NotificationSubject.variableNames.contains(name) {
-                let known = NotificationSubject.variableNames.sorted().joined(separator: ", ")
+            } else if !variables.contains(name) {
+                let known = variables.sorted().joined(separator: ", ")
                 problem(field, "unknown variable \"\(name)\"; expected one of \(known)", at: node)
             }
         }

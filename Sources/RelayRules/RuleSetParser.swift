@@ -25,6 +25,9 @@ public struct RuleSetParser: Sendable {
         var problems: [RuleProblem] = []
         /// The rule being read, for messages.
         var rule: String?
+        /// The variables the rule's templates may use: an item's, an operational event's, or
+        /// both when its transitions are of both kinds.
+        var variables = NotificationSubject.variableNames
 
         init(secret: @escaping @Sendable (String) throws -> String?) {
             self.secret = secret
@@ -84,6 +87,10 @@ public struct RuleSetParser: Sendable {
             rule = name
             let problemsBefore = problems.count
             let condition = fields["when"].map { self.condition($0) } ?? RuleCondition()
+            let operational = !(condition.operational ?? []).isEmpty
+            variables = !operational ? NotificationSubject.variableNames
+                : condition.transitions?.isEmpty == true ? OperationalEvent.variableNames
+                : NotificationSubject.variableNames.union(OperationalEvent.variableNames)
             var continues = false
             if let node = fields["continue"] {
                 if let value = node.bool { continues = value } else { problem("continue", "expected true or false", at: node) }
@@ -103,16 +110,19 @@ public struct RuleSetParser: Sendable {
             guard let fields = mapping(node, field: "when", allowed: keys) else { return RuleCondition() }
             var condition = RuleCondition()
             if let node = fields["transition"], let values = strings(node, field: "when.transition") {
-                var kinds = Set<TransitionKind>()
+                var kinds = Set<TransitionKind>(), operational = Set<OperationalKind>()
                 for value in values {
                     if let kind = TransitionKind(rawValue: value) {
                         kinds.insert(kind)
+                    } else if let kind = OperationalKind(rawValue: value) {
+                        operational.insert(kind)
                     } else {
-                        let known = TransitionKind.allCases.map(\.rawValue).joined(separator: ", ")
+                        let known = (TransitionKind.allCases.map(\.rawValue) + OperationalKind.allCases.map(\.rawValue)).joined(separator: ", ")
                         problem("when.transition", "unknown transition kind \"\(value)\"; expected one of \(known)", at: node)
                     }
                 }
                 condition.transitions = kinds
+                condition.operational = operational.isEmpty ? nil : operational
             }
             condition.results = fields["result"].flatMap { lowercasedSet($0, field: "when.result") }
             condition.flags = fields["flag"].flatMap { lowercasedSet($0, field: "when.flag") }
@@ -120,6 +130,10 @@ public struct RuleSetParser: Sendable {
             condition.categories = fields["category"].flatMap { lowercasedSet($0, field: "when.category") }
             condition.customerItemID = fields["customer_item_id"].flatMap { pattern($0, field: "when.customer_item_id") }
             condition.username = fields["username"].flatMap { pattern($0, field: "when.username") }
+            if condition.operational != nil, condition.readsItems {
+                problem("when", "delivery.dead and target.* transitions concern no item: result, flag, brand, category, "
+                    + "customer_item_id and username cannot match them", at: node)
+            }
             return condition
         }
 

@@ -95,6 +95,8 @@ public struct WorkerAssembly {
                 rules: rules),
             schedule: settings.notify.retrySchedule, limiter: TargetLimiter(limit: settings.notify.targetConcurrency),
             targets: targetHealth, breaker: TargetBreaker(policy: settings.notify.breaker),
+            operations: PostgresOperationalEvents(client: client, logger: logger),
+            alerts: { [rules] event in DeliveryPlanner.plan(rules: rules.current, event: event) },
             workerID: configuration.workerID, logger: logger
         )
         let itemLock = KeyedLock()

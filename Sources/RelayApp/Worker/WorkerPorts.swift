@@ -9,3 +9,4 @@ extension EntrupyAPIClient: ItemSource {}
 extension PostgresReconcileStore: ReconcileStoring {}
 extension PostgresDeliveryRepository: DeliveryLoading {}
 extension PostgresTargetHealthStore: TargetHealthTracking {}
+extension PostgresOperationalEvents: OperationalRecording {}

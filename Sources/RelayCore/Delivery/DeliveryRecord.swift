@@ -3,8 +3,11 @@ public import Foundation
 /// A stored delivery.
 public struct DeliveryRecord: Sendable, Equatable {
     public var id: Int64
-    public var itemEventID: Int64
-    public var entrupyID: String
+    /// The item transition that caused it; nil for an operational one (`operationalEventID`).
+    public var itemEventID: Int64?
+    public var entrupyID: String?
+    /// The operational transition (delivery.dead, target.*) that caused it, if that is its cause.
+    public var operationalEventID: Int64?
     public var rule: String
     public var actionIndex: Int
     public var channel: DeliveryChannel
@@ -28,15 +31,20 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var payloadRemoved: String?
     /// When its attempt rows were removed (retention); its `attempts` count stays.
     public var attemptsRemovedAt: Date?
+    /// An alert about the relay's own deliveries: never held by a breaker, never counted in one,
+    /// and never the cause of another `delivery.dead`.
+    public var isOperational: Bool { operationalEventID != nil }
+
     /// While its target's breaker holds it: the target (`TargetKey`) and since when.
     public var heldBy: String?
     public var heldSince: Date?
 
-    public init(id: Int64, itemEventID: Int64, entrupyID: String, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil,
+    public init(id: Int64, itemEventID: Int64?, entrupyID: String?, operationalEventID: Int64? = nil, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil,
                 heldBy: String? = nil, heldSince: Date? = nil) {
         self.id = id
         self.itemEventID = itemEventID
         self.entrupyID = entrupyID
+        self.operationalEventID = operationalEventID
         self.rule = rule
         self.actionIndex = actionIndex
         self.channel = channel

@@ -62,7 +62,8 @@ extension ConsoleController {
         case .payloadRemoved: "payload-removed"
         case .notFound: throw APIError(.notFound, "delivery \(id) does not exist")
         }
-        return Self.redirect("/console/items/\(PercentEncoding.pathSegment(delivery.entrupyID))?done=\(done)#delivery-\(id)")
+        guard let entrupyID = delivery.entrupyID else { return Self.redirect("/console/deliveries?done=\(done)") }
+        return Self.redirect("/console/items/\(PercentEncoding.pathSegment(entrupyID))?done=\(done)#delivery-\(id)")
     }
 
     @Sendable func reconcile(_ request: Request, context: RelayRequestContext) async throws -> Response {

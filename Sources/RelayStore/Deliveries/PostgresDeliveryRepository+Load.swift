@@ -22,23 +22,25 @@ extension PostgresDeliveryRepository {
     static let recordSelect = """
         SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-               d.delivered_at, e.kind, d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target, d.held_since
-        FROM deliveries d JOIN item_events e ON e.id = d.item_event_id
+               d.delivered_at, coalesce(e.kind, o.kind), d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target,
+               d.held_since, d.operational_event_id
+        FROM deliveries d LEFT JOIN item_events e ON e.id = d.item_event_id
+        LEFT JOIN operational_events o ON o.id = d.operational_event_id
         """
 
     /// A row of `recordSelect`.
     static func record(from row: PostgresRow) throws -> DeliveryRecord {
         var cells = PostgresRowCells(row)
-        let id: Int64 = try cells.next(), eventID: Int64 = try cells.next(), entrupyID: String = try cells.next()
+        let id: Int64 = try cells.next(), eventID: Int64? = try cells.next(), entrupyID: String? = try cells.next()
         let rule: String = try cells.next(), index: Int = try cells.next(), channel: DeliveryChannel = try cells.next()
         let target: String = try cells.next(), payload: String? = try cells.next(), keyID: String? = try cells.next()
         let key: String = try cells.next(), state: DeliveryState = try cells.next(), attempts: Int = try cells.next()
         let lastError: String? = try cells.next(), next: Date? = try cells.next(), created: Date = try cells.next()
         let delivered: Date? = try cells.next(), kind: String = try cells.next(), scheduleBase: Int = try cells.next()
         let payloadRemoved: String? = try cells.next(), attemptsRemovedAt: Date? = try cells.next()
-        let heldTarget: String? = try cells.next(), heldSince: Date? = try cells.next()
+        let heldTarget: String? = try cells.next(), heldSince: Date? = try cells.next(), operationalID: Int64? = try cells.next()
         return DeliveryRecord(
-            id: id, itemEventID: eventID, entrupyID: entrupyID, rule: rule, actionIndex: index,
+            id: id, itemEventID: eventID, entrupyID: entrupyID, operationalEventID: operationalID, rule: rule, actionIndex: index,
             channel: channel, target: target, payload: payload.flatMap(JSONValue.init(jsonText:)).flatMap { DeliveryPayload(stored: $0, channel: channel) },
             signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
             lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind,

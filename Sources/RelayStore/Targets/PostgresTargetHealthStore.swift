@@ -33,9 +33,11 @@ public struct PostgresTargetHealthStore: Sendable {
     }
 
     /// Applies an attempt's outcome: reads the row under its lock (creating it on a first
-    /// failure), asks the breaker, writes what it decided. Returns the change, if any.
-    public func record(_ outcome: TargetBreaker.Outcome, key: String, probe: Bool,
-                       breaker: TargetBreaker) async throws -> (TargetHealth, TargetChange?) {
+    /// failure), asks the breaker, writes what it decided. A change is recorded as an
+    /// operational transition with the deliveries `alerts` plans for it, in the same
+    /// transaction. Returns the health after, and the change.
+    public func record(_ outcome: TargetBreaker.Outcome, key: String, probe: Bool, breaker: TargetBreaker,
+                       alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]) async throws -> (TargetHealth, TargetChange?) {
         try await client.withTransaction(logger: logger) { tx in
             if case .failure = outcome {
                 try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(key)) ON CONFLICT (key) DO NOTHING", logger: logger)
@@ -53,6 +55,10 @@ public struct PostgresTargetHealthStore: Sendable {
             guard let (current, now) = found else { return (TargetHealth.healthy(key: key, at: Date()), nil) }
             let (next, change) = breaker.record(outcome, on: current, probe: probe, now: now)
             if next != current { try await Self.write(next, on: tx, logger: logger) }
+            if let change {
+                let event = OperationalEvent(change, health: next, at: now)
+                _ = try await PostgresOperationalEvents.record(event, deliveries: alerts(event), on: tx, logger: logger)
+            }
             return (next, change)
         }
     }

@@ -20,6 +20,9 @@ public struct DeliveryHandler: JobHandler {
     /// Targets' shared health: nil runs without a breaker.
     let targets: (any TargetHealthTracking)?
     let breaker: TargetBreaker
+    /// Where delivery.dead is recorded, and what the rules send for an operational transition.
+    let operations: (any OperationalRecording)?
+    let alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]
     let workerID: String
     let logger: Logger
 
@@ -31,7 +34,8 @@ public struct DeliveryHandler: JobHandler {
     ///   with a message saying so.
     public init(deliveries: any DeliveryLoading, email: (any DeliverySending)?, callbacks: any DeliverySending,
                 schedule: RetrySchedule, limiter: TargetLimiter, targets: (any TargetHealthTracking)? = nil,
-                breaker: TargetBreaker = TargetBreaker(policy: .standard), workerID: String, logger: Logger) {
+                breaker: TargetBreaker = TargetBreaker(policy: .standard), operations: (any OperationalRecording)? = nil,
+                alerts: @escaping @Sendable (OperationalEvent) -> [PlannedDelivery] = { _ in [] }, workerID: String, logger: Logger) {
         self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
         self.email = email
         self.callbacks = callbacks
@@ -39,6 +43,8 @@ public struct DeliveryHandler: JobHandler {
         self.limiter = limiter
         self.targets = targets
         self.breaker = breaker
+        self.operations = operations
+        self.alerts = alerts
         self.workerID = workerID
         self.logger = logger
     }
@@ -50,7 +56,9 @@ public struct DeliveryHandler: JobHandler {
         let key = TargetKey.of(delivery)
         var health: TargetHealth?
         var probe = false
-        if let targets {
+        // An alert about the relay's own deliveries is never held by a breaker: an open target
+        // must not silence the message that it is open.
+        if let targets, !delivery.isOperational {
             let (current, now) = try await targets.health(key: key)
             health = current
             switch breaker.admission(current, deliveryID: delivery.id, now: now) {
@@ -105,6 +113,7 @@ public struct DeliveryHandler: JobHandler {
             logger.info("delivered", metadata: metadata)
         case .dead, .pending:
             logger.error("delivery is dead", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
+            try await recordDead(delivery, attempts: number, error: report.error, key: key)
         }
         return JobResult(.completed, recording: write)
     }
@@ -114,7 +123,7 @@ public struct DeliveryHandler: JobHandler {
     /// address) is about the message, not the target. A failure to record is logged: the
     /// attempt itself must still be written with the job.
     func recordHealth(_ report: AttemptReport, key: String, before: TargetHealth?, probe: Bool, delivery: DeliveryRecord) async {
-        guard let targets else { return }
+        guard let targets, !delivery.isOperational else { return }
         let outcome: TargetBreaker.Outcome
         switch report.result {
         case .permanent: return
@@ -125,7 +134,7 @@ public struct DeliveryHandler: JobHandler {
             outcome = .failure(report.error ?? report.statusCode.map { "HTTP \($0)" } ?? "failed")
         }
         do {
-            let (health, change) = try await targets.record(outcome, key: key, probe: probe, breaker: breaker)
+            let (health, change) = try await targets.record(outcome, key: key, probe: probe, breaker: breaker, alerts: alerts)
             guard let change else { return }
             MetricHandles.counter("relay_target_changes_total", [("change", change.rawValue)]).increment()
             logger.warning("target \(change.rawValue.dropFirst("target.".count))", metadata: [
@@ -135,6 +144,19 @@ public struct DeliveryHandler: JobHandler {
         } catch {
             logger.warning("target health not recorded", metadata: ["target": "\(key)", "error": "\(String(reflecting: error))"])
         }
+    }
+
+    /// `delivery.dead`, with the alerts the rules plan for it, recorded before the attempt that
+    /// killed the delivery is (with the job): should that write fail, the attempt is made again
+    /// and the alert may be sent twice, never lost. An alert's own death raises none.
+    func recordDead(_ delivery: DeliveryRecord, attempts: Int, error: String?, key: String) async throws {
+        guard let operations, !delivery.isOperational else { return }
+        var dead = delivery
+        dead.state = .dead
+        dead.attempts = attempts
+        dead.lastError = error
+        let event = OperationalEvent(kind: .deliveryDead, occurredAt: Date(), target: key, error: error, delivery: dead)
+        try await operations.record(event, deliveries: alerts(event))
     }
 
     /// Callbacks are limited per host, email per SMTP server (there is one).

@@ -20,8 +20,8 @@ final class MemoryTargetHealth: TargetHealthTracking {
         (state.withLock { $0.targets[key] }, now)
     }
 
-    func record(_ outcome: TargetBreaker.Outcome, key: String, probe: Bool,
-                breaker: TargetBreaker) async throws -> (TargetHealth, TargetChange?) {
+    func record(_ outcome: TargetBreaker.Outcome, key: String, probe: Bool, breaker: TargetBreaker,
+                alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]) async throws -> (TargetHealth, TargetChange?) {
         state.withLock { state in
             state.records += 1
             let current = state.targets[key] ?? .healthy(key: key, at: now)

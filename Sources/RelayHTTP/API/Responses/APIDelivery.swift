@@ -4,7 +4,8 @@ import Foundation
 /// A delivery as lists show it; the payload is left out (it can be large).
 public struct APIDelivery: Encodable, Sendable {
     let id: Int64
-    let entrupyID: String
+    /// Null for an alert about the relay's own deliveries (delivery.dead, target.*).
+    @AlwaysPresent var entrupyID: String?
     let rule: String
     let channel: String
     let target: String
