@@ -210,6 +210,8 @@ let package = Package(
                 .embedInCode("Resources/console/login.mustache"),
                 .embedInCode("Resources/console/items.mustache"),
                 .embedInCode("Resources/console/item.mustache"),
+                .embedInCode("Resources/console/deliveries.mustache"),
+                .embedInCode("Resources/console/targets.mustache"),
                 .embedInCode("Resources/console/message.mustache"),
                 .embedInCode("Resources/console/overview.mustache"),
                 .embedInCode("Resources/console/style.css"),

@@ -22,6 +22,21 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @Option(help: "The delivery with this idempotency key: the webhook-id header a partner quotes (or an email's Message-ID before the @).")
         var webhookID: String?
 
+        @Option(help: "Only this rule's deliveries.")
+        var rule: String?
+
+        @Option(help: "Only deliveries to this target, as the list shows it (https://hooks.example.com/***, or the recipients).")
+        var target: String?
+
+        @Option(help: "Only email or webhook deliveries.")
+        var channel: String?
+
+        @Option(help: "Created at or after (ISO 8601).")
+        var since: String?
+
+        @Option(help: "Created before (ISO 8601).")
+        var until: String?
+
         @Option(help: "How many to show (1 to 10000).")
         var limit: Int = 50
 
@@ -29,19 +44,27 @@ struct DeliveriesCommand: AsyncParsableCommand {
         var json = false
 
         func validate() throws {
+            _ = try search()
+        }
+
+        /// The filters as the API reads them, so the same values mean the same thing (and are refused alike).
+        func search() throws -> DeliverySearch {
             guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000") }
-            if let state, DeliveryState(rawValue: state) == nil {
-                throw ValidationError("--state must be one of \(DeliveryState.allCases.map(\.rawValue).joined(separator: ", "))")
+            let given: [(String, String?)] = [("state", state), ("item", item), ("webhook_id", webhookID), ("rule", rule), ("target", target),
+                                              ("channel", channel), ("since", since), ("until", until)]
+            do {
+                return try DeliveryListQuery.parse(given.compactMap { name, value in value.map { (name, $0) } }).search
+            } catch {
+                throw ValidationError("--\(error.parameter.replacingOccurrences(of: "_", with: "-")): \(error.message)")
             }
         }
 
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let state = self.state.flatMap(DeliveryState.init(rawValue:)), item = self.item, webhookID = self.webhookID, limit = self.limit
+            let search = try self.search(), limit = self.limit
             let deliveries = try await CommandEnvironment.database(environment) { client in
-                try await PostgresDeliveryRepository(client: client, logger: logger)
-                    .list(state: state, entrupyID: item, webhookID: webhookID, limit: limit)
+                try await PostgresDeliveryRepository(client: client, logger: logger).list(search, limit: limit)
             }
             if json {
                 print(try OutputFormat.json(deliveries.map(APIDelivery.init)))
@@ -77,6 +100,9 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @Option(help: "Bulk: only this Entrupy ID's deliveries.")
         var item: String?
 
+        @Option(help: "Bulk: only email or webhook deliveries.")
+        var channel: String?
+
         @Option(help: "Bulk: created at or after (ISO 8601).")
         var since: String?
 
@@ -87,7 +113,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         var dryRun = false
 
         func validate() throws {
-            let bulk = state != nil || rule != nil || target != nil || item != nil || since != nil || until != nil || dryRun
+            let bulk = state != nil || rule != nil || target != nil || item != nil || channel != nil || since != nil || until != nil || dryRun
             if id != nil, bulk { throw ValidationError("give a delivery ID or filters, not both") }
             // A forgotten ID must not redrive every dead delivery: a bulk retry names at least one filter.
             if id == nil, !bulk {
@@ -101,7 +127,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func filter() throws -> DeliveryFilter {
             do {
-                return try DeliveryFilter.parse(state: state, rule: rule, target: target, item: item,
+                return try DeliveryFilter.parse(state: state, rule: rule, target: target, item: item, channel: channel,
                                                 since: since.flatMap(ISODate.parse), until: until.flatMap(ISODate.parse))
             } catch {
                 // Typed: `error` is a DeliveryFilter.Invalid.

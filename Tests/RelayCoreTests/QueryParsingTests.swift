@@ -111,7 +111,16 @@ struct QueryParsingTests {
         #expect(events.states == [.failed] && events.entrupyIDs == ["e1"] && events.before == 90)
         #expect(throws: QueryParameterError.self) { try EventListQuery.parse([("state", "lost")]) }
         let deliveries = try DeliveryListQuery.parse([("state", "dead"), ("item", "e1"), ("limit", "5")])
-        #expect(deliveries.state == .dead && deliveries.item == "e1" && deliveries.limit == 5)
+        #expect(deliveries.search.state == .dead && deliveries.search.item == "e1" && deliveries.limit == 5)
         #expect(throws: QueryParameterError.self) { try DeliveryListQuery.parse([("item", "a"), ("item", "b")]) }
+        let search = try DeliveryListQuery.parse([("rule", "partner"), ("target", "https://p.example/***"), ("channel", "webhook"),
+                                                  ("since", "2026-11-01"), ("until", "2026-11-02"), ("webhook_id", "dlv_1")]).search
+        #expect(search == DeliverySearch(webhookID: "dlv_1", rule: "partner", target: "https://p.example/***", channel: .webhook,
+                                         since: ISODate.parse("2026-11-01"), until: ISODate.parse("2026-11-03")))
+        for bad in [("channel", "sms"), ("rule", ""), ("target", String(repeating: "x", count: 257)), ("since", "soon"),
+                    ("rule", "a\u{7}b")] {
+            #expect(throws: QueryParameterError.self, "\(bad)") { try DeliveryListQuery.parse([bad]) }
+        }
+        #expect(throws: QueryParameterError.self) { try DeliveryListQuery.parse([("since", "2026-11-02"), ("until", "2026-11-01")]) }
     }
 }

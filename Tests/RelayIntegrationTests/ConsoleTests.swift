@@ -30,6 +30,8 @@ struct ConsoleTests {
                         """, logger: TestDatabase.logger)
                 }
                 #expect(try await stack.waitFor(dispute, flag: "flagged"))
+                // Its final result's delivery is dead too: the walk redrives it in bulk.
+                _ = try await NotifyEnvironment.waitForDeliveries(stack.database, item: dispute, count: 1, state: .dead)
                 _ = try await stack.simulator.createItem("sku-never-seen", result: "authentic", final: true, webhook: false)
                 let token = try await APIAccess.token(stack.database, role: .support, name: "console-tester")
                 let out = TestServerProcess.root.appendingPathComponent("test-artifacts/console")
@@ -37,18 +39,25 @@ struct ConsoleTests {
                 let run = try await CommandLineTests.run([
                     TestServerProcess.root.appendingPathComponent("deploy/test-servers/console_browser.py").path,
                     "--base", "http://127.0.0.1:\(stack.relay.port)", "--token", token, "--item", "sku-console",
-                    "--delivery", String(delivery.id), "--out", out.path, "--dispute", dispute, "--unseen", "sku-never-seen",
+                    "--delivery", String(delivery.id), "--out", out.path, "--dispute", dispute, "--unseen", "sku-never-seen", "--dispute-id", dispute,
                 ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                          "HOME": FileManager.default.temporaryDirectory.path], executable: try TestServerProcess.python())
                 #expect(run.status == 0 && run.stdout.hasSuffix("ok\n"), "\(run.stdout)\n\(run.stderr.suffix(3000))")
                 for name in ["01-sign-in", "02-items", "03-search", "04-item", "05-retried", "06-overview", "07-dispute",
-                             "08-import-offer", "09-imported"] {
+                             "08-import-offer", "09-imported", "10-deliveries", "11-bulk-count", "12-bulk-retried", "13-targets"] {
                     let data = try? Data(contentsOf: out.appendingPathComponent("\(name).png"))
                     #expect((data?.count ?? 0) > 5_000 && data?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(name).png")
                 }
                 // The click really retried it, with the same idempotency key.
                 #expect(try await eventually { try await NotifyEnvironment.deliveries(stack.database, item: id).first?.attempts == 6 })
                 #expect(try callbacks.requests().filter { $0.webhookID == delivery.idempotencyKey }.count == 6)
+                // The bulk retry ran once, recorded as the console's, and gave the dispute's delivery a fresh set of attempts.
+                #expect(try await eventually { try await NotifyEnvironment.deliveries(stack.database, item: dispute).first?.attempts == 6 })
+                #expect(try await stack.count("""
+                    SELECT count(*) FROM bulk_actions WHERE requested_by = 'console console-tester' AND matched = 1 AND queued = 1
+                      AND filters->>'item' = '\(dispute)' AND filters->>'state' = 'dead'
+                    """) == 1)
+                #expect(try await stack.count("SELECT count(*) FROM delivery_targets WHERE state = 'healthy' AND disabled_by IS NULL") == 1)
             }
         }
     }

@@ -1,6 +1,7 @@
 """Drives the console in headless Chromium through chromedriver (W3C WebDriver, standard
-library only): sign in, search, open an item, retry a delivery, sign out. Saves a screenshot
-of each step. Exits 0 and prints "ok" when every step did what it should; else prints why.
+library only): sign in, search, open an item, retry a delivery, search deliveries, redrive the
+dead ones of an item after seeing their count, disable and enable a target, sign out. Saves a
+screenshot of each step. Exits 0 and prints "ok" when every step did what it should; else prints why.
 
 usage: console_browser.py --base URL --token TOKEN --item CUSTOMER_ITEM_ID --delivery ID --out DIR
 """
@@ -95,6 +96,8 @@ def main():
     # Issue 12: an item with photos and a flag reason, and a customer item ID the relay never saw.
     parser.add_argument("--dispute")
     parser.add_argument("--unseen")
+    # Issue 32: the disputed item's Entrupy ID, whose one delivery is dead: the bulk retry's subject.
+    parser.add_argument("--dispute-id")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     # The Swift test runner blocks signals and children inherit that: let chromedriver hear SIGTERM.
@@ -165,6 +168,25 @@ def main():
             check(lambda: "Fetched from Entrupy" in browser.text("#notice") and args.unseen in browser.text("dl.facts"),
                   "importing lands on the fetched item")
             shot("09-imported.png")
+        if args.dispute_id:
+            browser.click("#nav-deliveries")
+            check(lambda: browser.exists("#deliveries tbody tr"), "the deliveries page lists deliveries")
+            shot("10-deliveries.png")
+            browser.go(args.base + "/console/deliveries?state=dead&item=" + args.dispute_id)
+            check(lambda: args.dispute_id in browser.text("#deliveries"), "searching deliveries by state and item finds the item's")
+            browser.click("#bulk-button")
+            check(lambda: browser.text("#bulk-count") == "1", "a bulk retry shows its count before it runs")
+            shot("11-bulk-count.png")
+            browser.click("#bulk-confirm-button")
+            check(lambda: "Retried: 1 of 1 queued" in browser.text("#notice"), "confirming retries what was counted")
+            shot("12-bulk-retried.png")
+            browser.click("#nav-targets")
+            check(lambda: browser.exists("#targets button"), "the targets page lists the failing target with its actions")
+            browser.click("#targets button[id^=disable-]")
+            check(lambda: "disabled" in browser.text("#notice") and "disabled" in browser.text("#targets"), "a target can be disabled")
+            shot("13-targets.png")
+            browser.click("#targets button[id^=enable-]")
+            check(lambda: "enabled" in browser.text("#notice") and "healthy" in browser.text("#targets"), "and enabled again")
         browser.click("#sign-out")
         check(lambda: browser.current().endswith("/console/login"), "signing out returns to the sign-in page")
         browser.go(args.base + "/console/items")

@@ -11,6 +11,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     public var target: String?
     /// An Entrupy ID.
     public var item: String?
+    public var channel: DeliveryChannel?
     /// Created at or after.
     public var since: Date?
     /// Created before.
@@ -26,7 +27,7 @@ public struct DeliveryFilter: Sendable, Equatable {
     }
 
     /// Builds a filter from its fields as people give them (nil: not given), checking each.
-    public static func parse(state: String?, rule: String?, target: String?, item: String?,
+    public static func parse(state: String?, rule: String?, target: String?, item: String?, channel: String? = nil,
                              since: Date?, until: Date?) throws(Invalid) -> DeliveryFilter {
         var filter = DeliveryFilter()
         if let state {
@@ -46,6 +47,10 @@ public struct DeliveryFilter: Sendable, Equatable {
         filter.rule = try text(rule, "rule")
         filter.target = try text(target, "target")
         filter.item = try text(item, "item")
+        if let channel {
+            guard let parsed = DeliveryChannel(rawValue: channel) else { throw Invalid(field: "channel", reason: "must be email or webhook") }
+            filter.channel = parsed
+        }
         filter.since = since
         filter.until = until
         if let since, let until, since >= until {
@@ -60,6 +65,7 @@ public struct DeliveryFilter: Sendable, Equatable {
         if let rule { fields["rule"] = rule }
         if let target { fields["target"] = target }
         if let item { fields["item"] = item }
+        if let channel { fields["channel"] = channel.rawValue }
         if let since { fields["since"] = ISODate.text(since) }
         if let until { fields["until"] = ISODate.text(until) }
         return fields

@@ -18,12 +18,12 @@ public struct DeliveriesAPIController: Sendable {
         v1.on(.post, "deliveries/retry", needs: .retryDeliveries, use: retryMany)
     }
 
-    /// Body: the filters (`state` dead or failed, `rule`, `target`, `item`, `since`, `until`) and
+    /// Body: the filters (`state` dead or failed, `rule`, `target`, `item`, `channel`, `since`, `until`) and
     /// `dry_run`. 200 with the count for a dry run, 202 with what was queued for a run.
     @Sendable func retryMany(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await JSONRequestBody.object(request, maxBytes: 4_096,
-                                                   fields: ["state", "rule", "target", "item", "since", "until", "dry_run"])
+                                                   fields: ["state", "rule", "target", "item", "channel", "since", "until", "dry_run"])
         try JSONRequestBody.refuseNulls(body)
         func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
         func date(_ key: String) throws -> Date? {
@@ -37,7 +37,8 @@ public struct DeliveriesAPIController: Sendable {
         let filter: DeliveryFilter
         do {
             filter = try DeliveryFilter.parse(state: try text("state"), rule: try text("rule"), target: try text("target"),
-                                              item: try text("item"), since: try date("since"), until: try date("until"))
+                                              item: try text("item"), channel: try text("channel"), since: try date("since"),
+                                              until: try date("until"))
         } catch let error as DeliveryFilter.Invalid {
             throw APIError(.badRequest, "field \"\(error.field)\": \(error.reason)")
         }
@@ -51,8 +52,7 @@ public struct DeliveriesAPIController: Sendable {
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let query = try request.query(DeliveryListQuery.parse)
-        let page = try await deliveries.list(state: query.state, entrupyID: query.item, webhookID: query.webhookID,
-                                             cursor: query.cursor, limit: query.limit + 1)
+        let page = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
         return try JSONResponse.make(APIPage("deliveries", fetched: page, limit: query.limit, id: \.id, row: APIDelivery.init))
     }
 

@@ -79,6 +79,7 @@ public struct QueryRoutes: Sendable {
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
+                          targets: targets,
                           sessionLifetime: sessionLifetime, secureCookies: secureCookies, exports: exports, slots: slots,
                           tokenConcurrency: tokenConcurrency, imageSources: imageSources).addRoutes(to: router)
     }

@@ -22,6 +22,8 @@ public struct ConsoleController: Sendable {
     let importer: (any ItemImporting)?
     /// Nil in tests without PostgreSQL (the overview answers 503).
     let overview: (any OverviewQueries)?
+    /// Nil in tests without PostgreSQL (the targets page answers 503).
+    let targets: (any TargetQueries)?
     let sessionLifetime: Duration
     let secureCookies: Bool
     /// Exports under way in this process (shared with the API's).
@@ -35,7 +37,7 @@ public struct ConsoleController: Sendable {
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
-                overview: (any OverviewQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool,
+                overview: (any OverviewQueries)? = nil, targets: (any TargetQueries)? = nil, sessionLifetime: Duration, secureCookies: Bool,
                 exports: ExportGate = ExportGate(limit: 4), slots: any RequestSlots = MemoryRequestSlots(), tokenConcurrency: Int = 8,
                 imageSources: [String] = ConsoleController.defaultImageSources) {
         self.exports = exports
@@ -44,6 +46,7 @@ public struct ConsoleController: Sendable {
         self.imageSources = imageSources
         self.importer = importer
         self.overview = overview
+        self.targets = targets
         self.auth = auth
         self.sessions = sessions
         self.items = items
@@ -72,6 +75,11 @@ public struct ConsoleController: Sendable {
             .on(.get, "items/export", needs: .readItems, use: exportItems)
             .on(.get, "overview", needs: .readDeliveries, use: overviewPage)
             .on(.post, "deliveries/{id}/retry", needs: .retryDeliveries, use: retry)
+            .on(.get, "deliveries", needs: .readDeliveries, use: deliveriesPage)
+            .on(.post, "deliveries/retry", needs: .retryDeliveries, use: bulkRetry)
+            .on(.get, "targets", needs: .readDeliveries, use: targetsPage)
+            .on(.post, "targets/{id}/enable", needs: .retryDeliveries, use: enableTarget)
+            .on(.post, "targets/{id}/disable", needs: .retryDeliveries, use: disableTarget)
     }
 
     // MARK: Signing in and out

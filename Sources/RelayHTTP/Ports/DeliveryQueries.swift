@@ -2,7 +2,7 @@ public import RelayCore
 
 /// What the query API and the console read and do with deliveries.
 public protocol DeliveryQueries: Sendable {
-    func list(state: DeliveryState?, entrupyID: String?, webhookID: String?, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord]
+    func list(_ search: DeliverySearch, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord]
     func delivery(id: Int64) async throws -> DeliveryRecord?
     func retry(id: Int64) async throws -> DeliveryRetryResult
     /// Counts (`dryRun`) or retries the deliveries `filter` names (`PostgresBulkRetry`).

@@ -25,6 +25,7 @@ public struct PostgresBulkRetry: Sendable {
               AND (\(filter.rule)::text IS NULL OR d.rule = \(filter.rule))
               AND (\(filter.target)::text IS NULL OR d.target = \(filter.target))
               AND (\(filter.item)::text IS NULL OR d.entrupy_id = \(filter.item))
+              AND (\(filter.channel?.rawValue)::text IS NULL OR d.channel = \(filter.channel?.rawValue))
               AND (\(filter.since)::timestamptz IS NULL OR d.created_at >= \(filter.since))
               AND (\(filter.until)::timestamptz IS NULL OR d.created_at < \(filter.until))
               AND d.payload_removed IS NULL

@@ -16,17 +16,22 @@ public struct PostgresDeliveryRepository: Sendable {
         self.logger = logger
     }
 
-    /// Newest first, optionally filtered by state and item; `cursor` continues after the
-    /// last delivery of the previous page.
-    /// Newest first; `webhookID` is the idempotency key (its unique index finds it).
-    public func list(state: DeliveryState?, entrupyID: String?, webhookID: String? = nil, cursor: PageCursor? = nil,
-                     limit: Int) async throws -> [DeliveryRecord] {
+    /// Newest first, by the search's filters; `cursor` continues after the last delivery of
+    /// the previous page. Each filter has an index (webhook_id its unique key; rule, target,
+    /// item, state and creation time their own, migration 30). The statement is unnamed, so
+    /// PostgreSQL plans it with the values given: a filter not given costs nothing.
+    public func list(_ search: DeliverySearch, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
         let before = cursor?.id
         let rows = try await client.query("""
             \(unescaped: Self.recordSelect)
-            WHERE (\(state)::text IS NULL OR d.state = \(state))
-              AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
-              AND (\(webhookID)::text IS NULL OR d.idempotency_key = \(webhookID))
+            WHERE (\(search.state)::text IS NULL OR d.state = \(search.state))
+              AND (\(search.item)::text IS NULL OR d.entrupy_id = \(search.item))
+              AND (\(search.webhookID)::text IS NULL OR d.idempotency_key = \(search.webhookID))
+              AND (\(search.rule)::text IS NULL OR d.rule = \(search.rule))
+              AND (\(search.target)::text IS NULL OR d.target = \(search.target))
+              AND (\(search.channel?.rawValue)::text IS NULL OR d.channel = \(search.channel?.rawValue))
+              AND (\(search.since)::timestamptz IS NULL OR d.created_at >= \(search.since))
+              AND (\(search.until)::timestamptz IS NULL OR d.created_at < \(search.until))
               AND (\(before)::bigint IS NULL OR d.id < \(before))
             ORDER BY d.id DESC LIMIT \(limit)
             """, logger: logger)

@@ -81,7 +81,7 @@ extension PostgresItemRepository {
         }
 
         let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
-        let records = try await deliveries.list(state: nil, entrupyID: entrupyID, cursor: nil, limit: 1000)
+        let records = try await deliveries.list(DeliverySearch(item: entrupyID), limit: 1000)
         let attempts = try await deliveries.attempts(entrupyID: entrupyID)
         item.deliveries = records.reversed().map { DeliveryHistory(delivery: $0, attempts: attempts[$0.id] ?? []) }
         return item

@@ -10,8 +10,8 @@ struct MemoryDeliveries: DeliveryQueries {
         attempts: 3, scheduleBase: 0, lastError: "HTTP 500", nextAttemptAt: nil,
         createdAt: Date(timeIntervalSince1970: 1_763_000_000), deliveredAt: nil, transition: "result.final")
 
-    func list(state: DeliveryState?, entrupyID: String?, webhookID: String?, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord] {
-        webhookID == nil || webhookID == Self.record.idempotencyKey ? [Self.record] : []
+    func list(_ search: DeliverySearch, cursor: PageCursor?, limit: Int) async throws -> [DeliveryRecord] {
+        search.webhookID == nil || search.webhookID == Self.record.idempotencyKey ? [Self.record] : []
     }
 
     func delivery(id: Int64) async throws -> DeliveryRecord? {

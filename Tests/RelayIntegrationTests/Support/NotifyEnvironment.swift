@@ -41,7 +41,7 @@ enum NotifyEnvironment {
 
     static func deliveries(_ database: DatabaseURL, item: String? = nil) async throws -> [DeliveryRecord] {
         try await TestDatabase.withClient(database) { client in
-            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).list(state: nil, entrupyID: item, limit: 1000)
+            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).list(DeliverySearch(item: item), limit: 1000)
         }
     }
 
