@@ -34,4 +34,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0028_target_health.sql", PackageResources._028_target_health_sql),
     ("0029_operational_events.sql", PackageResources._029_operational_events_sql),
     ("0030_delivery_search.sql", PackageResources._030_delivery_search_sql),
+    ("0031_job_trace_context.sql", PackageResources._031_job_trace_context_sql),
 ]

@@ -70,6 +70,8 @@ struct CommandEnvironment {
     static func assemble<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as TracingSetupError {
+            fail(error.description)
         } catch let error as SettingsError {
             fail(error.description)
         } catch let error as RuleSetError {

@@ -40,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
         let catalog = try environment.migrationCatalog()
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
+        // Before any HTTP client is made: a client takes the tracer in force when it is made.
+        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(logger: logger) }
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let server = try CommandEnvironment.assemble {
             // Under systemd (Type=notify) the unit is started once the port takes requests.
@@ -51,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             "entrupy_secrets": "\(settings.receiver.entrupyWebhookSecrets.count)",
             "standard_webhook_secrets": "\(settings.receiver.standardWebhookSecrets.count)",
         ])
-        try await server.run(grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
+        try await server.run(grace: .seconds(settings.shutdownGraceSeconds), first: tracing.map { [$0] } ?? [], logger: logger)
         logger.info("stopped")
     }
 }

@@ -24,10 +24,13 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = environment.settings
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
+        // Before any HTTP client is made: a client takes the tracer in force when it is made.
+        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(logger: logger) }
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
         let warmup = PoolWarmup(client: client, connections: settings.database.poolWarmSize, logger: logger)
-        var services: [any Service] = [client, warmup] + worker.services
+        // The trace exporter first: it stops last, after every span has ended.
+        var services: [any Service] = (tracing.map { [$0] } ?? []) + [client, warmup] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
                                                   registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),

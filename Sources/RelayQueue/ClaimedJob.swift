@@ -8,14 +8,17 @@ public struct ClaimedJob: Sendable, Equatable {
     public var attempt: Int
     public var maxAttempts: Int
     public var crashes: Int
+    /// The trace context of what enqueued it, continued by its run (`TraceParent`).
+    public var traceParent: String?
 
-    public init(id: Int64, kind: String, args: String, attempt: Int, maxAttempts: Int, crashes: Int = 0) {
+    public init(id: Int64, kind: String, args: String, attempt: Int, maxAttempts: Int, crashes: Int = 0, traceParent: String? = nil) {
         self.id = id
         self.kind = kind
         self.args = args
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.crashes = crashes
+        self.traceParent = traceParent
     }
 
     public func decode<Args: JobArgs>(_ type: Args.Type) throws -> Args {

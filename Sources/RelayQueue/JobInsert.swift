@@ -1,4 +1,5 @@
 import RelayCore
+import RelayRuntime
 public import RelayDatabase
 
 /// Enqueues a `Job` for each row of a CTE in the caller's own statement, and so in its
@@ -27,23 +28,29 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
     public let name: String
     public let text: String
     let maxAttempts: Int
+    /// Whether the jobs carry the trace context current when `values` is read (no column of the source's).
+    let currentTrace: Bool
 
     /// - Parameters:
     ///   - name: the CTE's name; its parameters' names start with it.
     ///   - source: a CTE of the caller's with an `id` column, one job per row.
-    public init(as name: String, forEachRowOf source: String, maxAttempts: Int) {
+    ///   - traceParentColumn: the source's column holding each row's `traceparent`; without it
+    ///     every job carries the trace context current when `values` is read.
+    public init(as name: String, forEachRowOf source: String, traceParentColumn: String? = nil, maxAttempts: Int) {
         self.name = name
         self.maxAttempts = max(1, maxAttempts)
+        currentTrace = traceParentColumn == nil
         let leased = ":\(name)_lease_worker::text IS NOT NULL AND row_number() OVER () <= :\(name)_lease_limit::int"
         text = """
             \(name) AS (
-                INSERT INTO jobs (kind, args, unique_key, max_attempts, state, attempt, leased_by, lease_expires_at)
+                INSERT INTO jobs (kind, args, unique_key, max_attempts, state, attempt, leased_by, lease_expires_at, trace_parent)
                 SELECT :\(name)_kind::text, jsonb_build_object(:\(name)_argument::text, id), :\(name)_unique_key_prefix::text || id,
                        :\(name)_max_attempts::int,
                        CASE WHEN \(leased) THEN \(JobState.running.sqlLiteral) ELSE \(JobState.available.sqlLiteral) END,
                        CASE WHEN \(leased) THEN 1 ELSE 0 END,
                        CASE WHEN \(leased) THEN :\(name)_lease_worker::text END,
-                       CASE WHEN \(leased) THEN clock_timestamp() + :\(name)_lease_ms::int8 * interval '1 millisecond' END
+                       CASE WHEN \(leased) THEN clock_timestamp() + :\(name)_lease_ms::int8 * interval '1 millisecond' END,
+                       \(traceParentColumn ?? ":\(name)_trace_parent::text")
                 FROM \(source)
                 -- A job whose key is held by a live job (any state but completed or dead) is not enqueued again.
                 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state NOT IN (\(JobState.finishedSQL)) DO NOTHING
@@ -65,6 +72,7 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
         values.set(name + "_lease_worker", lease?.worker)
         values.set(name + "_lease_ms", lease.map { Int64($0.duration.milliseconds) } ?? 0)
         values.set(name + "_lease_limit", Int32(clamping: lease?.limit ?? 0))
+        if currentTrace { values.set(name + "_trace_parent", TraceParent.current()) }
         return values
     }
 
@@ -73,7 +81,7 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
     @discardableResult
     public func adopt(ids: [Int64], args: [String]) -> Int {
         let jobs = zip(ids, args).map { id, args in
-            ClaimedJob(id: id, kind: Job.kind, args: args, attempt: 1, maxAttempts: maxAttempts, crashes: 0)
+            ClaimedJob(id: id, kind: Job.kind, args: args, attempt: 1, maxAttempts: maxAttempts, crashes: 0, traceParent: TraceParent.current())
         }
         FollowUpJobs.current?.adopt(jobs)
         return jobs.count

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import Tracing
 import Logging
 import RelayCore
 import Metrics
@@ -212,8 +213,13 @@ public final class JobWorker: Service, Sendable {
         var result: JobResult
         if let handler = handlers[job.kind] {
             do {
-                result = try await deadlines.watch(configuration.jobTimeout) { [context] in
-                    try await followUps.run { try await handler.run(job, context: context) }
+                // The run continues the trace of what enqueued the job (nothing while tracing is off).
+                result = try await withSpan(job.kind, context: TraceParent.context(job.traceParent), ofKind: .consumer) { span in
+                    span.attributes["job.id"] = Int(job.id)
+                    span.attributes["job.attempt"] = job.attempt
+                    return try await deadlines.watch(configuration.jobTimeout) { [context] in
+                        try await followUps.run { try await handler.run(job, context: context) }
+                    }
                 }
             } catch is DeadlineExceeded {
                 context.logger.error("job ran past its timeout; it will run again", metadata: ["timeout": "\(configuration.jobTimeout)"])

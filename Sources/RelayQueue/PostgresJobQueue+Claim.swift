@@ -26,7 +26,7 @@ extension PostgresJobQueue {
                 ORDER BY scheduled_at, id
                 LIMIT $5::int
                 FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, args::text, attempt, max_attempts, crashes
+            RETURNING id, kind, args::text, attempt, max_attempts, crashes, trace_parent
             """
 
         let worker: String
@@ -47,7 +47,7 @@ extension PostgresJobQueue {
         func decodeRow(_ row: PostgresRow) throws -> Row {
             var cells = PostgresRowCells(row)
             return ClaimedJob(id: try cells.next(), kind: try cells.next(), args: try cells.next(), attempt: try cells.next(),
-                              maxAttempts: try cells.next(), crashes: try cells.next())
+                              maxAttempts: try cells.next(), crashes: try cells.next(), traceParent: try cells.next())
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 public import PostgresNIO
 import RelayCore
+import RelayRuntime
 import RelayDatabase
 
 /// The job queue on PostgreSQL (one `jobs` table, River-style), and the only code that
@@ -38,8 +39,9 @@ public struct PostgresJobQueue: Sendable {
         guard !jobs.isEmpty else { return [] }
         let rows = try await connection.query("""
             WITH inserted AS (
-                INSERT INTO jobs (kind, args, unique_key, scheduled_at, max_attempts)
-                SELECT kind, args::jsonb, nullif(unique_key, ''), now() + delay_ms * interval '1 millisecond', max_attempts
+                INSERT INTO jobs (kind, args, unique_key, scheduled_at, max_attempts, trace_parent)
+                SELECT kind, args::jsonb, nullif(unique_key, ''), now() + delay_ms * interval '1 millisecond', max_attempts,
+                       \(TraceParent.current())::text
                 FROM unnest(\(jobs.map(\.kind))::text[], \(jobs.map(\.args))::text[], \(jobs.map { $0.uniqueKey ?? "" })::text[],
                             \(jobs.map(\.runAfter.milliseconds))::bigint[], \(jobs.map(\.maxAttempts))::int[])
                      WITH ORDINALITY AS input (kind, args, unique_key, delay_ms, max_attempts, position)

@@ -104,7 +104,7 @@ struct NotifyCommandLineTests {
                 #expect(unknown.stderr == "entrupy-relay: delivery 987654 does not exist\n")
                 let badState = try await CommandLineTests.run(["deliveries", "list", "--state", "lost"], env: cli)
                 #expect(badState.status != 0)
-                #expect(badState.stderr.contains("--state must be one of pending, failed, delivered, dead"))
+                #expect(badState.stderr.contains("--state: must be one of pending, failed, delivered, dead"), "\(badState.stderr)")
 
                 let rulesFile = try Self.write(rulesText)
                 let test = try await CommandLineTests.run(["rules", "test", rulesFile, "--item", "sku-cli"], env: cli)

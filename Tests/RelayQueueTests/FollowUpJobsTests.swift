@@ -71,6 +71,12 @@ struct FollowUpJobsTests {
         #expect(insert.text.contains("FROM rows"))
         #expect(!insert.text.contains("pg_notify"), "a NOTIFY in the caller's transaction would serialise commits")
         let names = NamedSQL(insert.text).names
-        #expect(names.count == 7 && names.allSatisfy { $0.hasPrefix("queued_children_") }, "\(names)")
+        #expect(names.count == 8 && names.allSatisfy { $0.hasPrefix("queued_children_") }, "\(names)")
+        #expect(names.contains("queued_children_trace_parent"), "each job carries the trace context it was made in")
+        // With a column of its own for each row's trace context, the fragment takes none.
+        let perRow = JobInsert<Child>(as: "queued_children", forEachRowOf: "rows", traceParentColumn: "rows.trace_parent", maxAttempts: 3)
+        #expect(!NamedSQL(perRow.text).names.contains("queued_children_trace_parent") && perRow.text.contains("rows.trace_parent"))
+        #expect(perRow.values.unused(in: NamedSQL(perRow.text)).isEmpty, "\(perRow.values.unused(in: NamedSQL(perRow.text)))")
+        #expect(insert.values.unused(in: NamedSQL(insert.text)).isEmpty)
     }
 }

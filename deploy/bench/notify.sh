@@ -7,6 +7,8 @@
 #  2. callbacks per second: N deliveries put in the outbox at once, sent to the same sink;
 #  3. emails per second: N/3 deliveries sent to a local aiosmtpd (over kept SMTP connections).
 #   ./deploy/bench/notify.sh       (RATE=200 WARMUP=3 DURATION=15 COUNT=12000 by default)
+# TRACING=1: the relay exports OpenTelemetry traces (every span sampled) to a local OTLP/HTTP
+# receiver that decodes them (deploy/test-servers/otlp_receiver.py, on the same two cores).
 # COUNT is large enough for the outbox figures to be compared between builds: with 3,000 the
 # callbacks took 1.5 s and one build measured anywhere from 1,747 to 2,608 a second.
 set -euo pipefail
@@ -46,14 +48,22 @@ SMTP_PID=$!
 "$BIN_DIR/entrupy-sim" --port "$SIM_PORT" --webhook-url "http://127.0.0.1:$RELAY_PORT/webhooks/entrupy" \
   --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &
 SIM_PID=$!
-DATABASE_URL=$DB_URL ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_RELAY_ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_RELAY_ENTRUPY_API_TOKEN=$TOKEN \
+OTEL_ENV=() OTLP_PID=
+if [ -n "${TRACING:-}" ]; then
+  OTLP_PORT=${BENCH_OTLP_PORT:-8095}
+  rm -f "$STATE/spans.jsonl"
+  "$PYTHON" "$ROOT/deploy/test-servers/otlp_receiver.py" --port "$OTLP_PORT" --out "$STATE/spans.jsonl" > "$STATE/otlp.log" 2>&1 &
+  OTLP_PID=$!
+  OTEL_ENV=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$OTLP_PORT")
+fi
+env "${OTEL_ENV[@]}" DATABASE_URL=$DB_URL ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS=$SECRET ENTRUPY_RELAY_ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_RELAY_ENTRUPY_API_TOKEN=$TOKEN \
   ENTRUPY_RELAY_ENTRUPY_API_RATE=10000 ENTRUPY_RELAY_LOG_LEVEL=warning ENTRUPY_RELAY_JOB_POLL_MS=1000 \
   ENTRUPY_RELAY_RULES_FILE="$STATE/rules.yaml" BENCH_CALLBACK_SECRET=$CALLBACK_SECRET ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS=true \
   ENTRUPY_RELAY_DELIVERY_TARGET_CONCURRENCY=${DELIVERY_TARGET_CONCURRENCY:-16} ENTRUPY_RELAY_WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-32} \
   ENTRUPY_RELAY_SMTP_URL="smtp://127.0.0.1:$SMTP_PORT?tls=none" ENTRUPY_RELAY_SMTP_FROM="bench@example.com" \
   "$BIN_DIR/entrupy-relay" serve --port "$RELAY_PORT" > "$STATE/relay-notify.log" 2>&1 &
 RELAY_PID=$!
-trap 'kill -TERM $RELAY_PID $SIM_PID $SMTP_PID $SINK_PID 2>/dev/null || true' EXIT
+trap 'kill -TERM $RELAY_PID $SIM_PID $SMTP_PID $SINK_PID $OTLP_PID 2>/dev/null || true' EXIT
 wait_http "http://127.0.0.1:$RELAY_PORT/readyz"
 wait_http "http://127.0.0.1:$SIM_PORT/_sim/stats"
 curl -fsS -X POST "http://127.0.0.1:$SIM_PORT/_sim/config" -d '{"rate_limit_per_second": 0}' >/dev/null
@@ -122,6 +132,8 @@ RSS_KB=$(ps -o rss= -p "$RELAY_PID" | tr -d ' ')
 curl -fsS "http://127.0.0.1:$RELAY_PORT/metrics" > "$STATE/relay-notify.metrics" || true
 
 kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
+TRACING_LINE=off
+[ -n "${TRACING:-}" ] && TRACING_LINE="on ($(wc -l < "$STATE/spans.jsonl" 2>/dev/null || echo 0) spans received)"
 "${PSQL[@]}" -c "CREATE TEMP TABLE arrivals (webhook_id text, received_ms bigint)" \
   -c "\\copy arrivals FROM '$STATE/arrivals.csv' WITH (FORMAT csv)" -tA -F ' ' -c "
   WITH e2e AS (
@@ -136,7 +148,7 @@ kill -TERM "$SINK_PID"; wait "$SINK_PID" 2>/dev/null || true
   read -r _ count p50 p99 max
   read -r hooks hook_rate < <(rate_of webhook | tr '|' ' ')
   read -r mails mail_rate < <(rate_of email | tr '|' ' ')
-  echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
+  echo "notify benchmark: $RATE webhooks/s for ${SECONDS_TO_RUN}s; tracing $TRACING_LINE; per-target cap ${DELIVERY_TARGET_CONCURRENCY:-16}, worker concurrency ${WORKER_CONCURRENCY:-32}"
   echo "  end to end          $count callbacks; webhook accepted -> callback received p50 ${p50} ms  p99 ${p99} ms  max ${max} ms (target p99 < 250 ms)"
   echo "  cpu per webhook     $CPU_LINE (the simulator makes the items too: the drive is one request)"
   echo "  first ${WARMUP}s after start ${cold[0]} callbacks; p50 ${cold[1]} ms  p99 ${cold[2]} ms  max ${cold[3]} ms (the warm-up, not in the figure above)"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Makes the private virtualenv (.local/pytools) with the PyPI packages the tests, the local
 # demo and the queue benchmark use: aiosmtpd (an SMTP server), standardwebhooks (verifies
-# callbacks), schemathesis (checks the query API against its OpenAPI document), pgqueuer and
+# callbacks), schemathesis (checks the query API against its OpenAPI document), opentelemetry-proto
+# (decodes the traces the relay exports), pgqueuer and
 # asyncpg (the peer queue that deploy/bench/pgqueuer_drain.py measures next to ours). Installs
 # python3 and its venv module from Debian when missing. Prints the virtualenv's python.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VENV=$ROOT/.local/pytools
-PY_PACKAGES=(aiosmtpd==1.4.6 standardwebhooks==1.1.0 schemathesis==4.32.5 pgqueuer==1.6.0 asyncpg==0.32.0)
+PY_PACKAGES=(aiosmtpd==1.4.6 standardwebhooks==1.1.0 schemathesis==4.32.5 pgqueuer==1.6.0 asyncpg==0.32.0 opentelemetry-proto==1.38.0)
 
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)

@@ -77,7 +77,7 @@ def main():
                 "path": self.path, "webhook_id": message_id, "timestamp": headers.get("webhook-timestamp"),
                 "verified": verified, "error": error, "status": status, "count": count,
                 "body": body.decode("utf-8", "replace"), "received_at": time.time(),
-                "headers": {k: v for k, v in headers.items() if k.startswith("x-") or k in ("content-type", "user-agent", "host")},
+                "headers": {k: v for k, v in headers.items() if k.startswith("x-") or k in ("content-type", "user-agent", "host", "traceparent", "tracestate")},
             }
             with lock:
                 with open(args.log, "a") as handle:

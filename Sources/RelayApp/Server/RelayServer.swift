@@ -1,3 +1,4 @@
+import Foundation
 import EntrupyAPI
 public import Hummingbird
 import HummingbirdCore
@@ -85,6 +86,8 @@ public struct RelayServer {
                             importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
+        // A server span per request, continuing a caller's traceparent (only while tracing is on).
+        if TracingBootstrap.wanted(ProcessInfo.processInfo.environment) { router.add(middleware: TracingMiddleware<RelayRequestContext>()) }
         if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())
@@ -146,7 +149,8 @@ public struct RelayServer {
     }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully within ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS.
-    public func run(grace: Duration, logger: Logger) async throws {
-        try await BoundedServiceGroup.run(services, grace: grace, logger: logger)
+    /// `first` (the trace exporter) starts first and stops last, so it exports every span.
+    public func run(grace: Duration, first: [any Service] = [], logger: Logger) async throws {
+        try await BoundedServiceGroup.run(first + services, grace: grace, logger: logger)
     }
 }

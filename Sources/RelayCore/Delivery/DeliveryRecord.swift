@@ -35,6 +35,11 @@ public struct DeliveryRecord: Sendable, Equatable {
     /// and never the cause of another `delivery.dead`.
     public var isOperational: Bool { operationalEventID != nil }
 
+    /// Where a list ordered newest first by (creation time, ID) continues after this delivery.
+    public var pageCursor: PageCursor {
+        PageCursor(time: Int64((createdAt.timeIntervalSince1970 * 1_000_000).rounded()), key: String(id))
+    }
+
     /// While its target's breaker holds it: the target (`TargetKey`) and since when.
     public var heldBy: String?
     public var heldSince: Date?

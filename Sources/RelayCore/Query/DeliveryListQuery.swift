@@ -23,7 +23,7 @@ public struct DeliveryListQuery: Sendable, Equatable {
         query.search.until = try parameters.date("until", endOfDay: true)
         try QueryParameters.checkOrder(since: query.search.since, until: query.search.until)
         query.limit = try parameters.integer("limit", in: 1...100) ?? 20
-        query.cursor = try parameters.cursor(timed: false)
+        query.cursor = try parameters.cursor(timed: true)
         return query
     }
 

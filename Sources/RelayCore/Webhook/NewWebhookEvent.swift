@@ -9,14 +9,18 @@ public struct NewWebhookEvent: Sendable {
     public var headers: [String: String]
     public var clientAddress: String?
     public var requestID: String?
+    /// The trace context of its receipt (W3C `traceparent`), carried by its reconcile job; nil while tracing is off.
+    public var traceParent: String?
 
-    public init(body: [UInt8], parsed: ParsedWebhook, verifiedBy: SignatureScheme, headers: [String: String], clientAddress: String?, requestID: String?) {
+    public init(body: [UInt8], parsed: ParsedWebhook, verifiedBy: SignatureScheme, headers: [String: String], clientAddress: String?, requestID: String?,
+                traceParent: String? = nil) {
         self.body = body
         self.parsed = parsed
         self.verifiedBy = verifiedBy
         self.headers = headers
         self.clientAddress = clientAddress
         self.requestID = requestID
+        self.traceParent = traceParent
     }
 
     /// Headers as a JSON object text for the `jsonb` column.

@@ -52,8 +52,10 @@ public struct DeliveriesAPIController: Sendable {
 
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let query = try request.query(DeliveryListQuery.parse)
-        let page = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
-        return try JSONResponse.make(APIPage("deliveries", fetched: page, limit: query.limit, id: \.id, row: APIDelivery.init))
+        let fetched = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
+        let shown = Array(fetched.prefix(query.limit))
+        let next = fetched.count > query.limit ? shown.last?.pageCursor : nil
+        return try JSONResponse.make(APIPage("deliveries", rows: shown.map(APIDelivery.init), nextCursor: next))
     }
 
     @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {

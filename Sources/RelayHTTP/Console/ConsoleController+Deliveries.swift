@@ -28,7 +28,7 @@ extension ConsoleController {
                         change: (inout [String: Any]) -> Void = { _ in }, status: HTTPResponse.Status = .ok) async throws -> Response {
         let fetched = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
         let shown = Array(fetched.prefix(query.limit))
-        let next = fetched.count > query.limit ? shown.last.map { PageCursor(key: String($0.id)) } : nil
+        let next = fetched.count > query.limit ? shown.last?.pageCursor : nil
         var view = ConsoleViews.deliveries(shown, query: query, pairs: pairs, next: next, session: session)
         if session.caller.role.allows(.retryDeliveries), (try? Self.bulkFilter(query.search)) != nil {
             view["bulk"] = ["fields": pairs.filter { $0.0 != "cursor" && $0.0 != "limit" }.map { ["name": $0.0, "value": $0.1] },

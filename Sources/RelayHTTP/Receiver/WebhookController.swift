@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 import HTTPTypes
 import Logging
+import Tracing
 import NIOCore
 public import RelayCore
 import RelayRuntime
@@ -119,12 +120,19 @@ public struct WebhookController: Sendable {
         }
 
         let parsed = WebhookPayloadParser.parse(body: body, headers: headers, verifiedBy: scheme)
-        let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: scheme, headers: headers,
-                                    clientAddress: client, requestID: context.requestID)
         let result: IngestResult
         do {
-            // The ingestor bounds the wait (ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS) and answers 503-worthy errors.
-            result = try await ingestor.ingest(event)
+            // The store is a span of the receipt's trace, and the context its reconcile job carries.
+            result = try await withSpan("webhook.store", ofKind: .internal) { span in
+                span.attributes["webhook.event_type"] = parsed.identifiers.eventType
+                let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: scheme, headers: headers,
+                                            clientAddress: client, requestID: context.requestID, traceParent: TraceParent.current())
+                // The ingestor bounds the wait (ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS) and answers 503-worthy errors.
+                let result = try await ingestor.ingest(event)
+                span.attributes["webhook.stored_id"] = Int(result.id)
+                span.attributes["webhook.duplicate"] = result.duplicate
+                return result
+            }
         } catch {
             metrics.record(.unavailable, since: start)
             logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreFailure.describe(error))"])

@@ -37,6 +37,10 @@ public struct CallbackSender: Sendable {
         )
         config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connectionsPerHost))
         config.decompression = .disabled
+        // No client spans here: AsyncHTTPClient's would export the whole URL, whose path may be a
+        // secret. The deliver handler's attempt span (masked target) is the callback's, and its
+        // traceparent goes out as a header (`CallbackDeliverer`).
+        config.tracing.tracer = nil
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
         pinned = PinnedHTTPClients(configuration: config, retireAfter: timeout + .seconds(5))
         self.timeout = timeout

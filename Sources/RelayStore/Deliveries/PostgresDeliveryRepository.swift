@@ -16,12 +16,13 @@ public struct PostgresDeliveryRepository: Sendable {
         self.logger = logger
     }
 
-    /// Newest first, by the search's filters; `cursor` continues after the last delivery of
-    /// the previous page. Each filter has an index (webhook_id its unique key; rule, target,
-    /// item, state and creation time their own, migration 30). The statement is unnamed, so
-    /// PostgreSQL plans it with the values given: a filter not given costs nothing.
+    /// Newest first by (creation time, ID), by the search's filters; `cursor` (the last row's
+    /// time and ID, `DeliveryRecord.pageCursor`) continues after the previous page. Every filter
+    /// has an index in that order (webhook_id its unique key; rule, target and creation time
+    /// their own, migration 30; item and state theirs). The statement is unnamed, so PostgreSQL
+    /// plans it with the values given: a filter not given costs nothing.
     public func list(_ search: DeliverySearch, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
-        let before = cursor?.id
+        let beforeTime = cursor?.time, beforeID = cursor.flatMap { Int64($0.key) }
         let rows = try await client.query("""
             \(unescaped: Self.recordSelect)
             WHERE (\(search.state)::text IS NULL OR d.state = \(search.state))
@@ -32,8 +33,9 @@ public struct PostgresDeliveryRepository: Sendable {
               AND (\(search.channel?.rawValue)::text IS NULL OR d.channel = \(search.channel?.rawValue))
               AND (\(search.since)::timestamptz IS NULL OR d.created_at >= \(search.since))
               AND (\(search.until)::timestamptz IS NULL OR d.created_at < \(search.until))
-              AND (\(before)::bigint IS NULL OR d.id < \(before))
-            ORDER BY d.id DESC LIMIT \(limit)
+              AND (\(beforeTime)::bigint IS NULL
+                   OR (d.created_at, d.id) < ('epoch'::timestamptz + \(beforeTime)::bigint * interval '1 microsecond', \(beforeID)::bigint))
+            ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
             """, logger: logger)
         var records: [DeliveryRecord] = []
         for try await row in rows { records.append(try Self.record(from: row)) }

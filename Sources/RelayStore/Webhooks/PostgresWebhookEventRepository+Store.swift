@@ -69,6 +69,7 @@ extension PostgresWebhookEventRepository {
         /// Bits of the `nulls` mask, one per nullable column.
         enum Nullable: Int, CaseIterable {
             case eventID = 1, eventType = 2, entrupyID = 4, customerItemID = 8, parseError = 16, clientAddress = 32, requestID = 64
+            case traceParent = 128
         }
 
         static let named = NamedSQL("""
@@ -83,13 +84,14 @@ extension PostgresWebhookEventRepository {
                        verified_by, body, body_sha256, headers::jsonb AS headers,
                        CASE WHEN nulls & 32 = 0 THEN client_address END AS client_address,
                        CASE WHEN nulls & 64 = 0 THEN request_id END AS request_id,
+                       CASE WHEN nulls & 128 = 0 THEN trace_parent END AS trace_parent,
                        repeats, position
                 FROM unnest(:dedup_keys::text[], :event_ids::text[], :event_types::text[], :entrupy_ids::text[],
                             :customer_item_ids::text[], :states::text[], :parse_errors::text[], :nulls::int[], :verified_by::text[],
                             :bodies::bytea[], :body_sha256s::text[], :headers::text[], :client_addresses::text[], :request_ids::text[],
-                            :repeats::int[])
+                            :trace_parents::text[], :repeats::int[])
                      WITH ORDINALITY AS i (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error, nulls,
-                           verified_by, body, body_sha256, headers, client_address, request_id, repeats, position)),
+                           verified_by, body, body_sha256, headers, client_address, request_id, trace_parent, repeats, position)),
             upserted AS (
                 INSERT INTO webhook_events AS w (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state,
                     parse_error, verified_by, body, body_sha256, headers, client_address, request_id,
@@ -105,7 +107,9 @@ extension PostgresWebhookEventRepository {
                 RETURNING w.id, w.dedup_key, w.state, (w.xmax = 0) AS inserted, w.event_id, w.entrupy_id, w.body_sha256),
             -- A redelivery of an event the worker gave up on queues it again; one still queued
             -- gets its job back if it has none (the unique key keeps it to one).
-            to_queue AS (SELECT id FROM upserted WHERE state = \(WebhookEventState.queued.sqlLiteral)),
+            -- Each job carries its webhook's trace context (the receipt's).
+            to_queue AS (SELECT u.id, i.trace_parent FROM upserted u JOIN input i ON i.dedup_key = u.dedup_key
+                         WHERE u.state = \(WebhookEventState.queued.sqlLiteral)),
             -- The queue's fragment: a reconcile job for each row of to_queue (see JobInsert).
             \(enqueue(maxAttempts: 1).text)
             -- A new event whose body id an earlier event of the same item had, with another body
@@ -120,7 +124,7 @@ extension PostgresWebhookEventRepository {
 
         /// The reconcile jobs, inserted by the queue's fragment in this statement.
         static func enqueue(maxAttempts: Int) -> JobInsert<ReconcileWebhookJob> {
-            JobInsert(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: maxAttempts)
+            JobInsert(as: "enqueued", forEachRowOf: "to_queue", traceParentColumn: "to_queue.trace_parent", maxAttempts: maxAttempts)
         }
 
         /// The batch's distinct events, each with how many repeats of it the batch held.
@@ -155,6 +159,7 @@ extension PostgresWebhookEventRepository {
             values.set("headers", events.map(\.event.headersJSON))
             values.set("client_addresses", column(.clientAddress) { $0.clientAddress })
             values.set("request_ids", column(.requestID) { $0.requestID })
+            values.set("trace_parents", column(.traceParent) { $0.traceParent.map { StoredText.clean($0, maxCharacters: 128) } })
             values.set("repeats", events.map(\.repeats))
             // Last: every column above has set its bits.
             values.set("nulls", nulls)

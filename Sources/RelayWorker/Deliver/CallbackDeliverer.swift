@@ -1,6 +1,7 @@
 import Foundation
 public import RelayCore
 public import RelayNotify
+import RelayRuntime
 import RelayStore
 
 /// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.
@@ -22,8 +23,14 @@ public struct CallbackDeliverer: Sendable {
             // The rules file no longer has this secret: a reload that restores it lets the retries succeed.
             return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force")
         }
+        // The attempt's trace context, so the partner can continue the trace (W3C Trace Context),
+        // unless the rule sets the header itself.
+        var headers = payload.headers.map { ($0.name, $0.value) }
+        if let traceParent = TraceParent.current(), !headers.contains(where: { $0.0.lowercased() == "traceparent" }) {
+            headers.append(("traceparent", traceParent))
+        }
         let request = CallbackRequest(url: payload.url, body: Array(payload.body.utf8), messageID: delivery.idempotencyKey, secret: secret,
-                                      headers: payload.headers.map { ($0.name, $0.value) })
+                                      headers: headers)
         let response: CallbackResponse
         do {
             response = try await sender.send(request)

@@ -4,6 +4,7 @@ import Metrics
 public import RelayCore
 public import RelayQueue
 import RelayRuntime
+import Tracing
 public import RelayStore
 
 /// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
@@ -78,16 +79,7 @@ public struct DeliveryHandler: JobHandler {
         defer { limiter.release(target) }
 
         let startedAt = Date()
-        let clock = ContinuousClock.now
-        let report: AttemptReport
-        switch delivery.channel {
-        case .email:
-            report = await email?.deliver(delivery)
-                ?? AttemptReport(result: .transient, error: "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent")
-        case .webhook:
-            report = await callbacks.deliver(delivery)
-        }
-        let elapsed = ContinuousClock.now - clock
+        let (report, elapsed) = await attempt(delivery, number: delivery.attempts + 1)
         await recordHealth(report, key: key, before: health, probe: probe, delivery: delivery)
 
         let number = delivery.attempts + 1
@@ -102,7 +94,7 @@ public struct DeliveryHandler: JobHandler {
         MetricHandles.timer("relay_delivery_duration_seconds", [("channel", delivery.channel.rawValue)])
             .record(duration: elapsed)
         let metadata: Logger.Metadata = [
-            "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID)", "rule": "\(delivery.rule)",
+            "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID ?? "-")", "rule": "\(delivery.rule)",
             "channel": "\(delivery.channel.rawValue)", "state": "\(decision.state.rawValue)", "attempt": "\(number)",
         ]
         switch decision.state {
@@ -116,6 +108,32 @@ public struct DeliveryHandler: JobHandler {
             try await recordDead(delivery, attempts: number, error: report.error, key: key)
         }
         return JobResult(.completed, recording: write)
+    }
+
+    /// One attempt, as a client span of the job's trace (the target as deliveries show it:
+    /// masked), within which a callback's traceparent is taken.
+    func attempt(_ delivery: DeliveryRecord, number: Int) async -> (AttemptReport, Duration) {
+        await withSpan("delivery.attempt", ofKind: .client) { span in
+            span.attributes["delivery.id"] = Int(delivery.id)
+            span.attributes["delivery.rule"] = delivery.rule
+            span.attributes["delivery.channel"] = delivery.channel.rawValue
+            span.attributes["delivery.target"] = delivery.target
+            span.attributes["delivery.attempt"] = number
+            let clock = ContinuousClock.now
+            let report: AttemptReport
+            switch delivery.channel {
+            case .email:
+                report = await email?.deliver(delivery)
+                    ?? AttemptReport(result: .transient, error: "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent")
+            case .webhook:
+                report = await callbacks.deliver(delivery)
+            }
+            let outcome = switch report.result { case .delivered: "delivered"; case .transient: "failed"; case .permanent: "refused" }
+            span.attributes["delivery.outcome"] = outcome
+            if let status = report.statusCode { span.attributes["http.response.status_code"] = status }
+            if report.result != .delivered { span.setStatus(SpanStatus(code: .error, message: report.error)) }
+            return (report, ContinuousClock.now - clock)
+        }
     }
 
     /// What the attempt says of its target, recorded under the target's lock. A success on a

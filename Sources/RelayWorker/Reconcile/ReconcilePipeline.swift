@@ -5,6 +5,7 @@ import Metrics
 public import RelayCore
 import RelayRules
 import RelayRuntime
+import Tracing
 public import RelayStore
 
 /// A hint becomes the truth in four steps, each one call here:
@@ -81,8 +82,13 @@ public struct ReconcilePipeline: Sendable {
                DeliveryPlanner.plansAny(rules: rules, item: item, transitions: transitions) {
                 uniqueUserID = try await store.uniqueUserID(username: username)
             }
-            var change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
-                                   rules: rules, uniqueUserID: uniqueUserID)
+            var change = withSpan("rules") { span in
+                let change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
+                                       rules: rules, uniqueUserID: uniqueUserID)
+                span.attributes["relay.transitions"] = change.transitions.map(\.kind.rawValue)
+                span.attributes["relay.deliveries"] = change.deliveries.count
+                return change
+            }
             change.item = erased ? fetched.erasingPeople() : fetched
             if let result = try await store.commit(change) {
                 report(result, item: item, source: source)
