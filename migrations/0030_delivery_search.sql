@@ -9,3 +9,7 @@ CREATE INDEX deliveries_rule ON deliveries (rule, created_at, id);
 CREATE INDEX deliveries_target ON deliveries (target, created_at, id);
 CREATE INDEX deliveries_created_id ON deliveries (created_at, id);
 DROP INDEX deliveries_created;
+-- Support looks for what did not arrive: a target's or a rule's failed, dead or pending
+-- deliveries, a few among many delivered ones, each found without reading those.
+CREATE INDEX deliveries_target_unsettled ON deliveries (target, created_at, id) WHERE state IN ('pending', 'failed', 'dead');
+CREATE INDEX deliveries_rule_unsettled ON deliveries (rule, created_at, id) WHERE state IN ('pending', 'failed', 'dead');

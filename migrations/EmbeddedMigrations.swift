@@ -35,4 +35,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0029_operational_events.sql", PackageResources._029_operational_events_sql),
     ("0030_delivery_search.sql", PackageResources._030_delivery_search_sql),
     ("0031_job_trace_context.sql", PackageResources._031_job_trace_context_sql),
+    ("0032_support_view_alerts.sql", PackageResources._032_support_view_alerts_sql),
 ]

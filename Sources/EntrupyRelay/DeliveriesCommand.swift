@@ -128,7 +128,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func filter() throws -> DeliveryFilter {
             do {
                 return try DeliveryFilter.parse(state: state, rule: rule, target: target, item: item, channel: channel,
-                                                since: since.flatMap(ISODate.parse), until: until.flatMap(ISODate.parse))
+                                                since: since.flatMap(ISODate.parse), until: until.flatMap(ISODate.parseUntil))
             } catch {
                 // Typed: `error` is a DeliveryFilter.Invalid.
                 throw ValidationError("--\(error.field): \(error.reason)")

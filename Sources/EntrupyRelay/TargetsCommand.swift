@@ -46,6 +46,10 @@ struct TargetsCommand: AsyncParsableCommand {
         @Argument(help: "The target's ID or key, as `targets list` shows it.")
         var target: String
 
+        func validate() throws {
+            try TargetsCommand.check(target)
+        }
+
         func run() async throws {
             try await TargetsCommand.set(target, enabled: true)
         }
@@ -59,12 +63,21 @@ struct TargetsCommand: AsyncParsableCommand {
         var target: String
 
         func validate() throws {
-            guard !target.isEmpty, target.count <= 300, !target.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { throw ValidationError("the target must be an ID or a key of at most 300 characters, without control characters") }
+            try TargetsCommand.check(target)
         }
 
         func run() async throws {
             try await TargetsCommand.set(target, enabled: false)
+        }
+    }
+
+    /// An ID, `smtp`, or an http(s) URL with a host (its origin is the key): anything else would
+    /// name no target the relay delivers to, and disabling it would hold nothing.
+    static func check(_ target: String) throws {
+        if Int64(target).map({ $0 > 0 }) == true || target.lowercased() == TargetKey.smtp { return }
+        guard target.count <= 300, let url = URLComponents(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              !(url.host ?? "").isEmpty else {
+            throw ValidationError("the target must be an ID from `targets list`, smtp, or a callback URL such as https://partner.example.com")
         }
     }
 

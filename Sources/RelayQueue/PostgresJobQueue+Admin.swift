@@ -75,14 +75,16 @@ extension PostgresJobQueue {
     /// The waiting jobs with these unique keys, moved to run `spacing` apart from now, in key
     /// order, inside the caller's transaction (a target's held deliveries draining at a bounded
     /// rate). Running jobs are left alone. Returns how many moved.
-    public static func runSoon(uniqueKeys: [String], spacing: Duration, on connection: PostgresConnection,
+    /// `ahead`: scheduled an hour back, so they are claimed before a backlog that is due now.
+    public static func runSoon(uniqueKeys: [String], spacing: Duration, ahead: Bool = false, on connection: PostgresConnection,
                                logger: Logger) async throws -> Int {
         guard !uniqueKeys.isEmpty else { return 0 }
         let spacingMilliseconds = spacing.milliseconds
         let rows = try await connection.query("""
             WITH keys AS (SELECT key, position FROM unnest(\(uniqueKeys)::text[]) WITH ORDINALITY AS k (key, position)),
             moved AS (
-                UPDATE jobs SET scheduled_at = now() + (keys.position - 1) * \(spacingMilliseconds) * interval '1 millisecond'
+                UPDATE jobs SET scheduled_at = now() - CASE WHEN \(ahead) THEN interval '1 hour' ELSE interval '0' END
+                                               + (keys.position - 1) * \(spacingMilliseconds) * interval '1 millisecond'
                 FROM keys
                 WHERE jobs.unique_key = keys.key AND jobs.state = ANY(\(JobState.claimable.map(\.rawValue))::text[])
                 RETURNING jobs.id),

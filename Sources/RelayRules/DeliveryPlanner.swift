@@ -44,7 +44,7 @@ public enum DeliveryPlanner {
                     let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
                                                               html: email.html?.render(values)))
                     planned.append(PlannedDelivery(transitionIndex: 0, entrupyID: "", rule: rule.name, actionIndex: index,
-                                                   target: email.to.joined(separator: ", "), payload: payload, signingKeyID: nil))
+                                                   target: emailTarget(email.to), payload: payload, signingKeyID: nil))
                 case .webhook(let webhook):
                     let body = JSONValue.object(["type": .string(event.kind.rawValue), "timestamp": .string(ISODate.text(event.occurredAt)),
                                                  "data": event.data])
@@ -58,6 +58,13 @@ public enum DeliveryPlanner {
         return planned
     }
 
+    /// An email's target as deliveries show it: its recipients, at most 500 characters (the
+    /// column is indexed for search; the payload keeps every recipient).
+    static func emailTarget(_ recipients: [String]) -> String {
+        let joined = recipients.joined(separator: ", ")
+        return joined.count <= 500 ? joined : String(joined.prefix(499)) + "…"
+    }
+
     public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
                               transitionIndex: Int) -> PlannedDelivery {
         let values = subject.templateValues
@@ -66,7 +73,7 @@ public enum DeliveryPlanner {
             let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
                                                       html: email.html?.render(values)))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
-                                   target: email.to.joined(separator: ", "), payload: payload, signingKeyID: nil)
+                                   target: emailTarget(email.to), payload: payload, signingKeyID: nil)
         case .webhook(let webhook):
             let body = JSONValue.object([
                 "type": .string(subject.transition.kind.rawValue),

@@ -80,8 +80,8 @@ public struct RuleSetParser: Sendable {
                 problem("name", "required: every rule needs a unique name", at: node)
                 return nil
             }
-            guard let name = nameNode.scalar?.string.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
-                problem("name", "expected a non-empty string", at: nameNode)
+            guard let name = nameNode.scalar?.string.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200 else {
+                problem("name", "expected a non-empty string of at most 200 characters", at: nameNode)
                 return nil
             }
             rule = name

@@ -71,4 +71,53 @@ struct DeliverySearchTests {
             #expect(refused.status != 0 && refused.stderr.contains("--channel"), "\(refused.stderr)")
         }
     }
+
+    /// A bulk redrive by each filter: its dry run counts exactly what the run then retries, and
+    /// those deliveries (and only those) get a deliver job. The seed is restored between filters.
+    @Test func bulkRedriveByEachFilterRetriesWhatItsDryRunCounted() async throws {
+        try await ReconcileStack.with(worker: false) { stack async throws in
+            try await Self.seed(stack.database)
+            let support = try await APIAccess.token(stack.database, role: .support)
+            let cases: [(filter: String, keys: Set<String>)] = [
+                ("{}", ["dlv_s2", "dlv_s4"]),
+                (#"{"state": "failed"}"#, ["dlv_s3"]),
+                (#"{"rule": "a"}"#, ["dlv_s2", "dlv_s4"]),
+                (#"{"rule": "b"}"#, []),
+                (#"{"target": "https://p.example/***"}"#, ["dlv_s4"]),
+                (#"{"item": "E1"}"#, ["dlv_s2"]),
+                (#"{"channel": "email"}"#, ["dlv_s2"]),
+                (#"{"since": "2026-11-03T00:00:00Z"}"#, ["dlv_s4"]),
+                (#"{"until": "2026-11-03T00:00:00Z"}"#, ["dlv_s2"]),
+                (#"{"state": "failed", "rule": "b", "target": "https://q.example/***", "item": "E1", "channel": "webhook", "since": "2026-11-03T00:00:00Z", "until": "2026-11-04T00:00:00Z"}"#, ["dlv_s3"]),
+            ]
+            for (filter, keys) in cases {
+                try await TestDatabase.withClient(stack.database) { client in
+                    try await client.query("DELETE FROM jobs", logger: TestDatabase.logger)
+                    try await client.query("""
+                        UPDATE deliveries d SET state = s.state, schedule_base = 0
+                        FROM (VALUES ('dlv_s1', 'delivered'), ('dlv_s2', 'dead'), ('dlv_s3', 'failed'), ('dlv_s4', 'dead'),
+                                     ('dlv_s5', 'delivered'), ('dlv_s6', 'pending')) AS s (key, state)
+                        WHERE d.idempotency_key = s.key
+                        """, logger: TestDatabase.logger)
+                }
+                let body = filter == "{}" ? #"{"dry_run": true}"# : String(filter.dropLast()) + #", "dry_run": true}"#
+                let dry = try await stack.relay.post("/v1/deliveries/retry", token: support, json: body)
+                #expect(dry.status == 200 && dry.json?["matched"] as? Int == keys.count, "\(filter): \(dry.body)")
+                let run = try await stack.relay.post("/v1/deliveries/retry", token: support, json: filter)
+                #expect(run.status == 202 && run.json?["matched"] as? Int == keys.count && run.json?["queued"] as? Int == keys.count,
+                        "\(filter): \(run.body)")
+                let queued = try await TestDatabase.withClient(stack.database) { client in
+                    let rows = try await client.query("""
+                        SELECT d.idempotency_key FROM deliveries d JOIN jobs j ON j.unique_key = 'delivery:' || d.id
+                        """, logger: TestDatabase.logger)
+                    var found = Set<String>()
+                    for try await key in rows.decode(String.self) { found.insert(key) }
+                    return found
+                }
+                #expect(queued == keys, "\(filter): queued \(queued.sorted())")
+            }
+            #expect(try await stack.count("SELECT count(*) FROM bulk_actions WHERE matched = queued") == cases.count, "every run recorded, matched = queued")
+        }
+    }
 }
+

@@ -138,6 +138,8 @@ struct TargetBreakerTests {
                 #expect(try await eventually(timeout: .seconds(20)) {
                     try await stack.count("SELECT count(*) FROM deliveries WHERE state = 'delivered' AND attempts = 1") == 3
                 })
+                let vague = try await CommandLineTests.run(["targets", "disable", "partner.example.com"], env: cli)
+                #expect(vague.status != 0 && vague.stderr.contains("a callback URL such as"), "\(vague.stderr)")
                 let unknown = try await CommandLineTests.run(["targets", "enable", "999"], env: cli)
                 #expect(unknown.status != 0)
                 #expect(unknown.stderr.contains("no target 999"))

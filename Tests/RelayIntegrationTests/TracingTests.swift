@@ -29,8 +29,9 @@ struct TracingTests {
         }
     }
 
-    /// `serve` in a process of its own (the tracer is the process's, never the test runner's),
-    /// one item, its callback, and the trace.
+    /// `serve --no-worker` and a `worker`, each a process of its own (the tracer is the
+    /// process's, never the test runner's): the trace crosses from one to the other only
+    /// through the job's row in PostgreSQL. One item, its callback, and the trace.
     static func run(otlp: TestOTLPReceiver, callbacks: TestCallbackServer, database: DatabaseURL, simulator: TestSimulator, port: Int) async throws {
         var env = try NotifyEnvironment.make(
             rules: rules.replacingOccurrences(of: "URL", with: callbacks.url("/ok")),
@@ -38,7 +39,10 @@ struct TracingTests {
         env["OTEL_EXPORTER_OTLP_ENDPOINT"] = otlp.endpoint
         env["OTEL_SERVICE_NAME"] = "relay-under-test"
         env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
-        let serve = try RelayProcess(["serve", "--port", String(port)], database: database, env: env)
+        let serve = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: database, env: env)
+        var workerEnv = env
+        workerEnv["OTEL_SERVICE_NAME"] = "relay-worker-under-test"
+        let worker = try RelayProcess(["worker"], database: database, env: workerEnv)
         #expect(try await eventually(timeout: .seconds(20)) { (try? await HTTPProbe(port: port).status("/readyz")) == 200 })
         _ = try await simulator.createItem("sku-traced", result: "authentic", final: true)
         let received = try await callbacks.waitForRequests(1, path: "/ok")
@@ -46,6 +50,7 @@ struct TracingTests {
         _ = try await eventually(timeout: .seconds(20)) { Set(otlp.spans().map(\.name)).isSuperset(of: expected) }
         try check(received, otlp: otlp, callbackPort: callbacks.port)
         #expect(await serve.stop() == 0, "\(serve.output.suffix(2_000))")
+        #expect(await worker.stop() == 0, "\(worker.output.suffix(2_000))")
     }
 
     /// The callback's traceparent, and the spans of its trace with their parents.
@@ -62,7 +67,9 @@ struct TracingTests {
         let server = try #require(spans.first { $0.kind == "server" }, "no server span: \(spans.map(\.name))")
         let store = try span("webhook.store"), reconcile = try span("reconcile_webhook"), fetch = try span("GET")
         let rules = try span("rules"), deliver = try span("deliver"), attempt = try span("delivery.attempt")
-        #expect(server.parentID == "" && server.service == "relay-under-test")
+        // The receipt in the server's process, the rest in the worker's.
+        #expect(server.parentID == "" && server.service == "relay-under-test" && store.service == "relay-under-test")
+        #expect([reconcile, fetch, rules, deliver, attempt].allSatisfy { $0.service == "relay-worker-under-test" })
         #expect(store.parentID == server.spanID)
         #expect(reconcile.parentID == store.spanID && reconcile.kind == "consumer")
         #expect(fetch.parentID == reconcile.spanID && fetch.kind == "client")

@@ -40,6 +40,17 @@ struct DeliveryHandlerBreakerTests {
         #expect(targets.records == 0)
     }
 
+    @Test func aHeldDeliveryWaitsForTheDrainEvenOnceItsTargetIsHealthy() async throws {
+        var held = DeliveryHandlerTests.delivery(1)
+        held.heldBy = Self.key
+        held.heldSince = Date(timeIntervalSince1970: 1_800_000_000)
+        let callbacks = ScriptedSender(AttemptReport(result: .delivered, statusCode: 200))
+        let result = try await DeliveryHandlerTests.run(Self.handler([held], callbacks: callbacks, targets: MemoryTargetHealth()), 1)
+        // Woken on its own (its hour is up): the drain, not the wake-up, sets the pace.
+        #expect(callbacks.sent.isEmpty)
+        #expect(result.record is DeliveryHoldWrite)
+    }
+
     @Test func theClaimedProbeIsAttemptedAndItsSuccessRecovers() async throws {
         let seed = MemoryTargetHealth()
         let targets = MemoryTargetHealth([Self.open(probe: 1, targets: seed)])

@@ -54,11 +54,10 @@ public struct QueryParameters: Sendable {
     public func date(_ name: String, endOfDay: Bool = false) throws(QueryParameterError) -> Date? {
         guard let text = try single(name) else { return nil }
         if let seconds = Self.epochSeconds(text) { return Date(timeIntervalSince1970: seconds) }
-        guard let date = ISODate.parse(text) else {
+        guard let date = endOfDay ? ISODate.parseUntil(text) : ISODate.parse(text) else {
             throw QueryParameterError(name, "must be \(ISODate.expected), or epoch seconds")
         }
-        let isDateOnly = text.trimmingCharacters(in: .whitespaces).count == 10
-        return endOfDay && isDateOnly ? date.addingTimeInterval(86_400) : date
+        return date
     }
 
     /// Digits with at most one decimal point, within 0 and the year 9999: nothing a float

@@ -15,6 +15,12 @@ public enum ISODate {
         fractional.format(date)
     }
 
+    /// An exclusive `until`: a bare date means the end of that day (`2026-11-20` includes the 20th).
+    public static func parseUntil(_ text: String) -> Date? {
+        guard let date = parse(text) else { return nil }
+        return text.trimmingCharacters(in: .whitespaces).count == 10 ? date.addingTimeInterval(86_400) : date
+    }
+
     public static func parse(_ text: String) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
         // ISO 8601 dates are ASCII. Foundation's formatter traps on text holding characters

@@ -21,11 +21,11 @@ public enum TargetKey {
         text.lowercased() == smtp ? smtp : origin(of: text)
     }
 
-    /// The origin of an absolute URL, lower-cased; the text itself (bounded) when it has none.
+    /// The origin of an absolute URL, lower-cased; the URL masked (`MaskedURL`) when it has none.
     public static func origin(of url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               let host = components.host?.lowercased(), !host.isEmpty else {
-            return String(url.prefix(200))
+            return String(MaskedURL.mask(url).prefix(200))
         }
         let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
         let hostText = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

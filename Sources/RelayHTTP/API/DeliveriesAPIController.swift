@@ -28,7 +28,8 @@ public struct DeliveriesAPIController: Sendable {
         func text(_ key: String) throws -> String? { try JSONRequestBody.string(body, key) }
         func date(_ key: String) throws -> Date? {
             guard let value = try text(key) else { return nil }
-            guard let date = ISODate.parse(value) else {
+            // A bare date as `until` includes that day, as the deliveries list reads it.
+            guard let date = key == "until" ? ISODate.parseUntil(value) : ISODate.parse(value) else {
                 throw APIError(.badRequest, "field \"\(key)\": must be \(ISODate.expected)")
             }
             return date

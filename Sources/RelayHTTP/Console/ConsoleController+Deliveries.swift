@@ -80,7 +80,12 @@ extension ConsoleController {
                 if let expected { view["problem"] = "The count changed from \(expected) to \(counted.matched) meanwhile: confirm again." }
             })
         }
-        let report = try await deliveries.retry(filter, requestedBy: by, dryRun: false)
+        let report: BulkRetryReport
+        do {
+            report = try await deliveries.retry(filter, requestedBy: by, dryRun: false)
+        } catch let error as BulkRetryTooMany {
+            return try await deliveriesView(query, pairs: pairs, session: session, change: { $0["problem"] = error.description }, status: .conflict)
+        }
         context.logger.info("console: bulk retry", metadata: ["matched": "\(report.matched)", "queued": "\(report.queued)", "by": "\(session.caller.name)"])
         return try await deliveriesView(query, pairs: pairs, session: session, change: { view in
             view["notice"] = "Retried: \(report.queued) of \(report.matched) queued again with their idempotency keys"

@@ -127,7 +127,7 @@ public struct PostgresErasureStore: Sendable {
         counts["deliveries_cancelled"] = try await count("""
             WITH written AS (
                 UPDATE deliveries SET state = 'dead', last_error = 'cancelled: the data it carries was erased',
-                       next_attempt_at = NULL, updated_at = now()
+                       next_attempt_at = NULL, held_since = NULL, updated_at = now()
                 WHERE entrupy_id = ANY(\(ids)::text[]) AND state IN ('pending', 'failed')
                   -- One being sent right now is left to finish, so that its record says whether the
                   -- partner got it; its payload goes below, so a retry after it has nothing to send.

@@ -21,6 +21,7 @@ extension PostgresTargetHealthStore {
                 picked AS (
                     SELECT due.key, oldest.id FROM due
                     CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = due.key AND d.held_since IS NOT NULL
+                                          AND d.state IN ('pending', 'failed')
                                         ORDER BY d.id LIMIT 1) oldest)
                 UPDATE delivery_targets t SET probe_delivery_id = picked.id,
                        probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
@@ -29,8 +30,10 @@ extension PostgresTargetHealthStore {
                 """, logger: logger)
             var picked: [Int64] = []
             for try await id in rows.decode(Int64.self) { picked.append(id) }
+            // Ahead of any backlog: a probe that waited behind it past its claim would never run as one.
             _ = try await PostgresJobQueue.runSoon(uniqueKeys: picked.map(DeliverJob.uniqueKey(deliveryID:)), spacing: .zero,
-                                                    on: tx, logger: logger)
+                                                    ahead: true, on: tx, logger: logger)
+            try await Self.enqueueMissing(picked, on: tx, logger: logger)
             return picked
         }
     }
@@ -44,12 +47,14 @@ extension PostgresTargetHealthStore {
                 WITH ready AS (
                     SELECT t.key FROM delivery_targets t
                     WHERE t.state = 'healthy' AND (t.drained_at IS NULL OR t.drained_at <= now() - interval '950 milliseconds')
-                      AND EXISTS (SELECT 1 FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL)
+                      AND EXISTS (SELECT 1 FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL
+                                    AND d.state IN ('pending', 'failed'))
                     FOR UPDATE SKIP LOCKED),
                 stamped AS (UPDATE delivery_targets t SET drained_at = now() FROM ready WHERE t.key = ready.key RETURNING t.key),
                 picked AS (
                     SELECT held.id FROM ready
                     CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = ready.key AND d.held_since IS NOT NULL
+                                          AND d.state IN ('pending', 'failed')
                                         ORDER BY d.id LIMIT \(perTarget) FOR UPDATE OF d SKIP LOCKED) held)
                 UPDATE deliveries d SET held_since = NULL, next_attempt_at = now(), updated_at = now()
                 FROM picked WHERE d.id = picked.id
@@ -60,7 +65,16 @@ extension PostgresTargetHealthStore {
             released.sort()
             _ = try await PostgresJobQueue.runSoon(uniqueKeys: released.map(DeliverJob.uniqueKey(deliveryID:)), spacing: spacing,
                                                     on: tx, logger: logger)
+            try await Self.enqueueMissing(released, on: tx, logger: logger)
             return released.count
         }
+    }
+
+    /// A deliver job for each delivery that has none live (one spent by database errors, say):
+    /// a released or probing delivery must never be left without one. Those with a live job
+    /// are skipped by the job's unique key.
+    static func enqueueMissing(_ ids: [Int64], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ids.isEmpty else { return }
+        _ = try await PostgresJobQueue.enqueue(try ids.map { try DeliverJob(deliveryID: $0).job() }, on: connection, logger: logger)
     }
 }

@@ -21,6 +21,7 @@ public struct DeliveryHandler: JobHandler {
     /// Targets' shared health: nil runs without a breaker.
     let targets: (any TargetHealthTracking)?
     let breaker: TargetBreaker
+    let healthCache = TargetHealthCache()
     /// Where delivery.dead is recorded, and what the rules send for an operational transition.
     let operations: (any OperationalRecording)?
     let alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]
@@ -60,9 +61,19 @@ public struct DeliveryHandler: JobHandler {
         // An alert about the relay's own deliveries is never held by a breaker: an open target
         // must not silence the message that it is open.
         if let targets, !delivery.isOperational {
-            let (current, now) = try await targets.health(key: key)
+            let current: TargetHealth?, now: Date
+            if let cached = healthCache.cached(key), cached.0.map({ $0.state == .healthy }) ?? true {
+                (current, now) = cached
+            } else {
+                // Held or probing is decided on the row as it is now, never on a cached read.
+                (current, now) = try await targets.health(key: key)
+                healthCache.store(key, health: current, databaseNow: now)
+            }
             health = current
-            switch breaker.admission(current, deliveryID: delivery.id, now: now) {
+            var admission = breaker.admission(current, deliveryID: delivery.id, now: now)
+            // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate.
+            if admission == .attempt, delivery.heldSince != nil { admission = .hold }
+            switch admission {
             case .attempt: break
             case .probe: probe = true
             case .hold:
@@ -153,6 +164,7 @@ public struct DeliveryHandler: JobHandler {
         }
         do {
             let (health, change) = try await targets.record(outcome, key: key, probe: probe, breaker: breaker, alerts: alerts)
+            healthCache.store(key, health: health, databaseNow: Date())
             guard let change else { return }
             MetricHandles.counter("relay_target_changes_total", [("change", change.rawValue)]).increment()
             logger.warning("target \(change.rawValue.dropFirst("target.".count))", metadata: [
