@@ -22,10 +22,10 @@ extension PostgresDeliveryRepository {
     static let recordSelect = """
         SELECT d.id, d.item_event_id, d.entrupy_id, d.rule, d.action_index, d.channel, d.target, d.payload::text,
                d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
-               d.delivered_at, coalesce(e.kind, o.kind), d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target,
-               d.held_since, d.operational_event_id
+               d.delivered_at,
+               coalesce(e.kind, (SELECT o.kind FROM operational_events o WHERE o.id = d.operational_event_id)),
+               d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target, d.held_since, d.operational_event_id
         FROM deliveries d LEFT JOIN item_events e ON e.id = d.item_event_id
-        LEFT JOIN operational_events o ON o.id = d.operational_event_id
         """
 
     /// A row of `recordSelect`.
