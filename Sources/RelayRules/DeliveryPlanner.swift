@@ -35,27 +35,14 @@ public enum DeliveryPlanner {
     /// rendered with the event's values. `transitionIndex` and `entrupyID` are not used for
     /// them (the store ties them to the event's row).
     public static func plan(rules: RuleSet, event: OperationalEvent) -> [PlannedDelivery] {
-        var planned: [PlannedDelivery] = []
         let values = event.templateValues
-        for rule in rules.matching(event.kind) {
-            for (index, action) in rule.actions.enumerated() {
-                switch action {
-                case .email(let email):
-                    let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
-                                                              html: email.html?.render(values)))
-                    planned.append(PlannedDelivery(transitionIndex: 0, entrupyID: "", rule: rule.name, actionIndex: index,
-                                                   target: emailTarget(email.to), payload: payload, signingKeyID: nil))
-                case .webhook(let webhook):
-                    let body = JSONValue.object(["type": .string(event.kind.rawValue), "timestamp": .string(ISODate.text(event.occurredAt)),
-                                                 "data": event.data])
-                    let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
-                                                                body: body.jsonText))
-                    planned.append(PlannedDelivery(transitionIndex: 0, entrupyID: "", rule: rule.name, actionIndex: index,
-                                                   target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID))
-                }
+        let body = { JSONValue.object(["type": .string(event.kind.rawValue), "timestamp": .string(ISODate.text(event.occurredAt)),
+                                       "data": event.data]) }
+        return rules.matching(event.kind).flatMap { rule in
+            rule.actions.enumerated().map { index, action in
+                render(action, rule: rule.name, index: index, values: values, body: body, transitionIndex: 0, entrupyID: "")
             }
         }
-        return planned
     }
 
     /// An email's target as deliveries show it: its recipients, at most 500 characters (the
@@ -67,22 +54,31 @@ public enum DeliveryPlanner {
 
     public static func render(_ action: RuleAction, rule: String, index: Int, subject: NotificationSubject,
                               transitionIndex: Int) -> PlannedDelivery {
-        let values = subject.templateValues
-        switch action {
-        case .email(let email):
-            let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
-                                                      html: email.html?.render(values)))
-            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
-                                   target: emailTarget(email.to), payload: payload, signingKeyID: nil)
-        case .webhook(let webhook):
-            let body = JSONValue.object([
+        let body = {
+            JSONValue.object([
                 "type": .string(subject.transition.kind.rawValue),
                 "timestamp": .string(subject.occurredAtText),
                 "data": subject.callbackData,
             ])
+        }
+        return render(action, rule: rule, index: index, values: subject.templateValues, body: body, transitionIndex: transitionIndex,
+                      entrupyID: subject.item.entrupyID)
+    }
+
+    /// One action rendered: an email from the template values, a callback carrying `body`
+    /// (built only for a callback).
+    static func render(_ action: RuleAction, rule: String, index: Int, values: [String: String], body: () -> JSONValue,
+                       transitionIndex: Int, entrupyID: String) -> PlannedDelivery {
+        switch action {
+        case .email(let email):
+            let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
+                                                      html: email.html?.render(values)))
+            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
+                                   target: emailTarget(email.to), payload: payload, signingKeyID: nil)
+        case .webhook(let webhook):
             let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
-                                                        body: body.jsonText))
-            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: subject.item.entrupyID, rule: rule, actionIndex: index,
+                                                        body: body().jsonText))
+            return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
                                    target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID)
         }
     }

@@ -38,8 +38,13 @@ public struct PageCursor: Sendable, Equatable {
     /// Splits the rows of an ID-ordered list, fetched with `limit + 1`, into the page shown and
     /// the cursor after it (nil when there is nothing after it).
     public static func page<Row>(_ rows: [Row], limit: Int, id: (Row) -> Int64) -> (shown: [Row], next: PageCursor?) {
+        page(rows, limit: limit, cursor: { PageCursor(key: String(id($0))) })
+    }
+
+    /// The same for any order: `cursor` gives the position after a row.
+    public static func page<Row>(_ rows: [Row], limit: Int, cursor: (Row) -> PageCursor) -> (shown: [Row], next: PageCursor?) {
         let shown = Array(rows.prefix(limit))
-        let next = rows.count > limit ? shown.last.map { PageCursor(key: String(id($0))) } : nil
+        let next = rows.count > limit ? shown.last.map(cursor) : nil
         return (shown, next)
     }
 

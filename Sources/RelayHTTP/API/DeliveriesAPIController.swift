@@ -54,8 +54,7 @@ public struct DeliveriesAPIController: Sendable {
     @Sendable func list(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let query = try request.query(DeliveryListQuery.parse)
         let fetched = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
-        let shown = Array(fetched.prefix(query.limit))
-        let next = fetched.count > query.limit ? shown.last?.pageCursor : nil
+        let (shown, next) = PageCursor.page(fetched, limit: query.limit, cursor: \.pageCursor)
         return try JSONResponse.make(APIPage("deliveries", rows: shown.map(APIDelivery.init), nextCursor: next))
     }
 

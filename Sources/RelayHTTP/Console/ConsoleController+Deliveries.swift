@@ -27,8 +27,7 @@ extension ConsoleController {
     func deliveriesView(_ query: DeliveryListQuery, pairs: [(String, String)], session: ConsoleSession,
                         change: (inout [String: Any]) -> Void = { _ in }, status: HTTPResponse.Status = .ok) async throws -> Response {
         let fetched = try await deliveries.list(query.search, cursor: query.cursor, limit: query.limit + 1)
-        let shown = Array(fetched.prefix(query.limit))
-        let next = fetched.count > query.limit ? shown.last?.pageCursor : nil
+        let (shown, next) = PageCursor.page(fetched, limit: query.limit, cursor: \.pageCursor)
         var view = ConsoleViews.deliveries(shown, query: query, pairs: pairs, next: next, session: session)
         if session.caller.role.allows(.retryDeliveries), (try? Self.bulkFilter(query.search)) != nil {
             view["bulk"] = ["fields": pairs.filter { $0.0 != "cursor" && $0.0 != "limit" }.map { ["name": $0.0, "value": $0.1] },
