@@ -21,19 +21,12 @@ public enum ISODate {
         return text.trimmingCharacters(in: .whitespaces).count == 10 ? date.addingTimeInterval(86_400) : date
     }
 
+    /// A date as `expected` says (`ISODateScanner` has the rules), or nil. Surrounding spaces
+    /// are ignored.
     public static func parse(_ text: String) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
-        // ISO 8601 dates are ASCII. Foundation's formatter traps on text holding characters
-        // longer in UTF-8 than in UTF-16 (as its DateFormatter does): never hand it one.
-        guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let full = ISO8601DateFormatter()
-        full.formatOptions = [.withInternetDateTime]
-        if let date = full.date(from: text) { return date }
-        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        guard text.count == 10 else { return nil }
-        return day.date(from: text)
+        guard text.utf8.count <= 64 else { return nil }
+        var scanner = ISODateScanner(text[...].utf8)
+        return scanner.scan().map(Date.init(timeIntervalSince1970:))
     }
 }
