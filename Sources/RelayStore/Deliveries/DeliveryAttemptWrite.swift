@@ -37,7 +37,7 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                        delivered_at = CASE WHEN i.outcome = \(DeliveryState.delivered.sqlLiteral) THEN now() ELSE d.delivered_at END,
                        held_since = NULL, updated_at = now()
                 FROM \(name)_input i
-                WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))
+                WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND \(attemptable("d"))
                 RETURNING d.id),
             \(name) AS (
                 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
@@ -47,6 +47,16 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                 FROM \(name)_input i JOIN \(name)_updated u ON u.id = i.id
                 RETURNING delivery_id)
             """
+    }
+
+    /// That `alias`'s delivery may be attempted (pending or failed), written so that no index
+    /// on `state` can serve it: the rows are found by ID. The plan PostgreSQL keeps for these
+    /// statements guesses ten input rows, and while its statistics said few deliveries were
+    /// unsettled it read every unsettled one (a partial index on them) into a hash join, for
+    /// each batch: 580 buffers a batch when a burst had left thousands pending (the notify
+    /// benchmark), and as many as a failing target has queued once its statistics are stale.
+    static func attemptable(_ alias: String) -> String {
+        "coalesce(\(alias).state, '') IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))"
     }
 
     public static func setValues(_ batch: [DeliveryAttemptWrite], named name: String, in values: inout NamedBindings) {

@@ -25,7 +25,7 @@ public struct DeliveryHoldWrite: JobRecordWrite, Equatable {
                 UPDATE deliveries d SET held_target = i.target, held_since = coalesce(d.held_since, now()),
                        next_attempt_at = NULL, updated_at = now()
                 FROM unnest(:\(name)_ids::bigint[], :\(name)_targets::text[]) AS i (id, target)
-                WHERE d.id = i.id AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))
+                WHERE d.id = i.id AND \(DeliveryAttemptWrite.attemptable("d"))
                 RETURNING d.id)
             """
     }
