@@ -55,10 +55,6 @@ public struct PostgresFetchLeases: Sendable {
             bindings.append(milliseconds)
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
-        }
     }
 
     struct ReleaseStatement: PostgresPreparedStatement {
@@ -74,10 +70,6 @@ public struct PostgresFetchLeases: Sendable {
             bindings.append(key)
             bindings.append(holder)
             return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
         }
     }
 }

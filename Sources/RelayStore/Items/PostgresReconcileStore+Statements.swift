@@ -14,10 +14,6 @@ extension PostgresReconcileStore {
 
         /// The Entrupy username.
         let parameter: String
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
-        }
     }
 
     /// Asks nothing: run after a statement on the same connection, it returns only once that
@@ -29,10 +25,6 @@ extension PostgresReconcileStore {
 
         func makeBindings() -> PostgresBindings {
             PostgresBindings()
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
         }
     }
 }
