@@ -2,7 +2,6 @@ public import Foundation
 import Logging
 public import PostgresNIO
 import RelayCore
-import RelayDatabase
 
 /// Which replica is fetching an item now (`item_fetch_leases`): hints for the item elsewhere
 /// wait for that fetch instead of making their own, so a burst costs at most two fetches
@@ -22,54 +21,20 @@ public struct PostgresFetchLeases: Sendable {
 
     /// Takes the lease of `key` when nobody holds it (or the holder's expired); nil when another holds it.
     public func take(_ key: String) async throws -> UUID? {
-        let statement = TakeStatement(key: key, holder: UUID(), milliseconds: duration.milliseconds)
-        return try await PreparedStatementRunner.rows(statement, on: client, logger: logger).first
+        let holder = UUID()
+        let rows = try await client.query("""
+            INSERT INTO item_fetch_leases (item_key, holder, expires_at)
+            VALUES (\(key), \(holder), now() + \(duration.milliseconds) * interval '1 millisecond')
+            ON CONFLICT (item_key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+                WHERE item_fetch_leases.expires_at < now()
+            RETURNING holder
+            """, logger: logger)
+        for try await taken in rows.decode(UUID.self) { return taken }
+        return nil
     }
 
     /// Ends the lease `holder` took (nothing when it expired and another took it over).
     public func release(_ key: String, holder: UUID) async throws {
-        _ = try await PreparedStatementRunner.rows(ReleaseStatement(key: key, holder: holder), on: client, logger: logger)
-    }
-
-    /// Every fetch takes a lease and releases it: prepared once per connection, where a
-    /// statement sent as text was parsed and planned by PostgreSQL on each call.
-    struct TakeStatement: PostgresPreparedStatement {
-        typealias Row = UUID
-        static let name = "fetch_lease_take"
-        static let sql = """
-            INSERT INTO item_fetch_leases (item_key, holder, expires_at)
-            VALUES ($1, $2, now() + $3 * interval '1 millisecond')
-            ON CONFLICT (item_key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-                WHERE item_fetch_leases.expires_at < now()
-            RETURNING holder
-            """
-
-        let key: String
-        let holder: UUID
-        let milliseconds: Int64
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(key)
-            bindings.append(holder)
-            bindings.append(milliseconds)
-            return bindings
-        }
-    }
-
-    struct ReleaseStatement: PostgresPreparedStatement {
-        typealias Row = Int32
-        static let name = "fetch_lease_release"
-        static let sql = "DELETE FROM item_fetch_leases WHERE item_key = $1 AND holder = $2"
-
-        let key: String
-        let holder: UUID
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(key)
-            bindings.append(holder)
-            return bindings
-        }
+        try await client.query("DELETE FROM item_fetch_leases WHERE item_key = \(key) AND holder = \(holder)", logger: logger)
     }
 }
