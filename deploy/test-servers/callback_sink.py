@@ -15,18 +15,17 @@ Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 import argparse
 import json
 import os
-import signal
 import threading
 import time
 from collections import defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from standardwebhooks.webhooks import Webhook
 
+from loopback_http import QuietHandler, serve, unblock_signals
+
 
 def main():
-    # A child of the Swift test runner inherits its blocked signals: unblock them, or SIGTERM is ignored.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    unblock_signals()
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--secret", required=True)
@@ -36,12 +35,7 @@ def main():
     seen = defaultdict(int)
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *_):
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self):
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
@@ -82,20 +76,9 @@ def main():
             with lock:
                 with open(args.log, "a") as handle:
                     handle.write(json.dumps(record) + "\n")
-            reply = json.dumps({"status": status}).encode()
-            self.send_response(status)
-            for name, value in extra.items():
-                self.send_header(name, value)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(reply)))
-            self.end_headers()
-            self.wfile.write(reply)
+            self.answer(status, json.dumps({"status": status}).encode(), "application/json", extra.items())
 
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
-    print("ready", flush=True)
-    server.serve_forever()
+    serve(args.port, Handler)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,13 @@ Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 import argparse
 import gzip
 import json
-import signal
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from loopback_http import QuietHandler, serve, unblock_signals
 
 KINDS = {value: name.replace("SPAN_KIND_", "").lower() for name, value in Span.SpanKind.items()}
 
@@ -26,19 +26,14 @@ def value_of(any_value):
 
 
 def main():
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    unblock_signals()
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *_):
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             if self.headers.get("Content-Encoding", "").lower() == "gzip":
@@ -68,17 +63,9 @@ def main():
                 with lock, open(args.out, "a") as handle:
                     handle.write("\n".join(lines) + "\n")
             reply = ExportTraceServiceResponse().SerializeToString() if status == 200 else b""
-            self.send_response(status)
-            self.send_header("Content-Type", "application/x-protobuf")
-            self.send_header("Content-Length", str(len(reply)))
-            self.end_headers()
-            self.wfile.write(reply)
+            self.answer(status, reply, "application/x-protobuf")
 
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
-    print("ready", flush=True)
-    server.serve_forever()
+    serve(args.port, Handler)
 
 
 if __name__ == "__main__":
