@@ -90,10 +90,10 @@ public struct DeliveryHandler: JobHandler {
         defer { limiter.release(target) }
 
         let startedAt = Date()
-        let (report, elapsed) = await attempt(delivery, number: delivery.attempts + 1)
+        let number = delivery.attempts + 1
+        let (report, elapsed) = await attempt(delivery, number: number)
         await recordHealth(report, key: key, before: health, probe: probe, delivery: delivery)
 
-        let number = delivery.attempts + 1
         let decision = DeliveryDecision.after(report, attemptInRound: number - delivery.scheduleBase, schedule: schedule)
         let attempt = DeliveryAttempt(
             attempt: number, startedAt: startedAt, durationMilliseconds: Int(clamping: elapsed.milliseconds),
