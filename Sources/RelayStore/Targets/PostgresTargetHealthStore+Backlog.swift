@@ -20,8 +20,7 @@ extension PostgresTargetHealthStore {
                     FOR UPDATE SKIP LOCKED),
                 picked AS (
                     SELECT due.key, oldest.id FROM due
-                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = due.key AND d.held_since IS NOT NULL
-                                          AND d.state IN ('pending', 'failed')
+                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key"))
                                         ORDER BY d.id LIMIT 1) oldest)
                 UPDATE delivery_targets t SET probe_delivery_id = picked.id,
                        probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
@@ -47,14 +46,12 @@ extension PostgresTargetHealthStore {
                 WITH ready AS (
                     SELECT t.key FROM delivery_targets t
                     WHERE t.state = 'healthy' AND (t.drained_at IS NULL OR t.drained_at <= now() - interval '950 milliseconds')
-                      AND EXISTS (SELECT 1 FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL
-                                    AND d.state IN ('pending', 'failed'))
+                      AND EXISTS (SELECT 1 FROM deliveries d WHERE \(unescaped: Self.heldFor("t.key")))
                     FOR UPDATE SKIP LOCKED),
                 stamped AS (UPDATE delivery_targets t SET drained_at = now() FROM ready WHERE t.key = ready.key RETURNING t.key),
                 picked AS (
                     SELECT held.id FROM ready
-                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.held_target = ready.key AND d.held_since IS NOT NULL
-                                          AND d.state IN ('pending', 'failed')
+                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("ready.key"))
                                         ORDER BY d.id LIMIT \(perTarget) FOR UPDATE OF d SKIP LOCKED) held)
                 UPDATE deliveries d SET held_since = NULL, next_attempt_at = now(), updated_at = now()
                 FROM picked WHERE d.id = picked.id

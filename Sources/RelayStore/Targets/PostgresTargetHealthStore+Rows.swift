@@ -6,6 +6,14 @@ import RelayDatabase
 
 /// How a `TargetHealth` is read from and written to its row.
 extension PostgresTargetHealthStore {
+    /// That a delivery `d` is in the backlog of the target whose key is `key` (a column of the
+    /// statement): held for it and still to be attempted (a held delivery that is settled is no
+    /// one's backlog). Served by the partial index `deliveries_held`.
+    static func heldFor(_ key: String) -> String {
+        "d.held_target = \(key) AND d.held_since IS NOT NULL "
+            + "AND d.state IN (\(DeliveryState.pending.sqlLiteral), \(DeliveryState.failed.sqlLiteral))"
+    }
+
     /// `health(from:)` reads these in this order, from `delivery_targets t`.
     static let columns = """
         t.id, t.key, t.state, t.state_since, t.failing_since, t.consecutive_failures, t.window_started_at,

@@ -92,10 +92,8 @@ public struct PostgresTargetHealthStore: Sendable {
     public func list() async throws -> [TargetSummary] {
         let rows = try await client.query("""
             SELECT \(unescaped: Self.columns),
-                   (SELECT count(*) FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL
-                                                          AND d.state IN ('pending', 'failed'))::bigint,
-                   (SELECT min(d.held_since) FROM deliveries d WHERE d.held_target = t.key AND d.held_since IS NOT NULL
-                                                                AND d.state IN ('pending', 'failed'))
+                   (SELECT count(*) FROM deliveries d WHERE \(unescaped: Self.heldFor("t.key")))::bigint,
+                   (SELECT min(d.held_since) FROM deliveries d WHERE \(unescaped: Self.heldFor("t.key")))
             FROM delivery_targets t
             ORDER BY CASE t.state WHEN 'disabled' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, t.state_since, t.key
             """, logger: logger)
