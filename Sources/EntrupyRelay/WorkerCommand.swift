@@ -29,8 +29,9 @@ struct WorkerCommand: AsyncParsableCommand {
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
         let warmup = PoolWarmup(client: client, connections: settings.database.poolWarmSize, logger: logger)
-        // The trace exporter first: it stops last, after every span has ended.
-        var services: [any Service] = (tracing.map { [$0] } ?? []) + [client, warmup] + worker.services
+        // The trace exporter first (in `closingLast`): it stops last, after every span has ended.
+        // The pools close last, once every service that writes through them has returned.
+        var services: [any Service] = [warmup] + worker.services
         if let port {
             services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
                                                   registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
@@ -38,6 +39,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         services.append(SystemdReadyService())
         logger.info("worker starting", metadata: ["concurrency": "\(settings.worker.concurrency)", "api": "\(settings.entrupy.url)"])
-        try await BoundedServiceGroup.run(services, grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
+        try await BoundedServiceGroup.run(services, closingLast: (tracing.map { [$0] } ?? []) + [client] + worker.pools,
+                                          grace: .seconds(settings.shutdownGraceSeconds), logger: logger)
     }
 }

@@ -19,11 +19,17 @@ public enum PostgresErrorText {
             return "\(psql.code)"
         }
         let text = String(reflecting: error)
+        if isPoolClosed(error) { return "the connection pool is closed (the process is stopping)" }
         // The pool gives up after repeated failed connection attempts; say so plainly.
         if text.contains("connectionCreationCircuitBreakerTripped") || text.contains("ConnectionPoolError") {
             return "cannot connect to PostgreSQL (is it running, and are host, port and credentials right?)"
         }
         return text
+    }
+
+    /// Whether the pool was shut down: nothing asked of it can succeed any more.
+    public static func isPoolClosed(_ error: any Error) -> Bool {
+        String(reflecting: error).contains("poolShutdown")
     }
 
     /// The SQLSTATE of a server error, unwrapping transaction errors.

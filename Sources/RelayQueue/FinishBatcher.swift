@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import RelayDatabase
+import RelayRuntime
 import Synchronization
 
 /// Records finished runs in batches: a batch is written once `batchSize` runs have finished
@@ -11,7 +12,10 @@ import Synchronization
 ///
 /// A batch that cannot be written is tried again, with backoff, while its runs' leases are
 /// held (the worker keeps renewing them until they are recorded); past the lease it is
-/// dropped and logged, and the rescue makes the jobs run again: still at least once.
+/// dropped and logged, and the rescue makes the jobs run again: still at least once. Once
+/// closed (the worker is stopping) the pending runs have a bounded time to be recorded, and
+/// what the database does not take by then is dropped the same way, so a database that is
+/// down (or a pool already closed) cannot hold a shutdown for the length of a lease.
 final class FinishBatcher: Sendable {
     struct Entry: Sendable {
         let job: ClaimedJob
@@ -24,6 +28,8 @@ final class FinishBatcher: Sendable {
         var pending: [Entry] = []
         var waiter: CheckedContinuation<Void, Never>?
         var closed = false
+        /// Set by `close`: past it nothing more is tried, what is left is dropped.
+        var giveUpAt: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -72,10 +78,12 @@ final class FinishBatcher: Sendable {
         }
     }
 
-    /// No more runs will be added: `run` returns once the pending ones are recorded.
-    func close() {
+    /// No more runs will be added: `run` returns once the pending ones are recorded, or once
+    /// `flushWithin` has passed, dropping (and logging) what the database did not take by then.
+    func close(flushWithin limit: Duration) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.closed = true
+            state.giveUpAt = min(state.giveUpAt ?? .now + limit, .now + limit)
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -112,8 +120,15 @@ final class FinishBatcher: Sendable {
     private func record(_ batch: [Entry]) async {
         var wait = Duration.milliseconds(50)
         while true {
+            let (giveUpAt, stopping) = giveUpTime(batch)
             do {
-                let states = try await write(batch)
+                guard ContinuousClock.now < giveUpAt else { throw DeadlineExceeded(limit: .zero) }
+                let states: [Int64: JobState]
+                if stopping {
+                    states = try await withDeadline(giveUpAt - .now) { try await self.write(batch) }
+                } else {
+                    states = try await write(batch)
+                }
                 onRecorded(batch, states)
                 return
             } catch where Self.isRefusedData(error) {
@@ -126,19 +141,34 @@ final class FinishBatcher: Sendable {
                 await recordWithoutWrite(batch[0], refusal: PostgresErrorText.describe(error))
                 return
             } catch {
-                let oldest = batch.map(\.addedAt).min() ?? .now
-                if ContinuousClock.now - oldest + wait >= lease {
-                    logger.error("recording finished jobs failed; their leases will expire and they will run again",
-                                 metadata: ["count": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))"])
-                    onRecorded(batch, [:])
+                let now = ContinuousClock.now
+                if now + wait >= giveUpAt || PostgresErrorText.isPoolClosed(error) {
+                    giveUp(batch, stopping: stopping, error: error)
                     return
                 }
                 logger.warning("recording finished jobs failed; trying again",
                                metadata: ["count": "\(batch.count)", "error": "\(PostgresErrorText.describe(error))"])
-                try? await Task.sleep(for: wait)
+                try? await Task.sleep(for: min(wait, giveUpAt - now))
                 wait = min(wait * 2, .seconds(2))
             }
         }
+    }
+
+    /// When to stop trying `batch`: when the first of its leases runs out or, once closed, when
+    /// the flush's time is up (`stopping`).
+    private func giveUpTime(_ batch: [Entry]) -> (ContinuousClock.Instant, stopping: Bool) {
+        let leaseEnds = (batch.map(\.addedAt).min() ?? .now) + lease
+        guard let giveUpAt = state.withLock({ $0.giveUpAt }), giveUpAt < leaseEnds else { return (leaseEnds, false) }
+        return (giveUpAt, true)
+    }
+
+    /// Drops a batch that could not be recorded: its jobs are still `running` under this
+    /// worker's lease, which runs out, and the rescue makes them run again.
+    private func giveUp(_ batch: [Entry], stopping: Bool, error: any Error) {
+        let reason = error is DeadlineExceeded ? "the shutdown's time to record them ran out" : PostgresErrorText.describe(error)
+        logger.error("recording finished jobs failed; dropped: their leases will expire and they will run again", metadata: [
+            "count": "\(batch.count)", "job_ids": "\(batch.map(\.job.id))", "stopping": "\(stopping)", "error": "\(reason)"])
+        onRecorded(batch, [:])
     }
 
     /// A refusal of the data itself: a data exception (SQLSTATE class 22), an integrity

@@ -127,9 +127,15 @@ public final class JobWorker: Service, Sendable {
                     await self.claimLoop(jobs: &jobs)
                     await self.drain(jobs: &jobs)
                 }
-                // Every job has finished: record the last outcomes, then stop the helpers.
-                finisher.close()
-                await recorder.value
+                // Every job has finished: record the last outcomes (within `shutdownFlush`, or
+                // at once if the worker is cancelled: what cannot be written is dropped and its
+                // jobs run again when their leases expire), then stop the helpers.
+                finisher.close(flushWithin: configuration.shutdownFlush)
+                await withTaskCancellationHandler {
+                    await recorder.value
+                } onCancel: {
+                    self.finisher.close(flushWithin: .zero)
+                }
                 background.cancelAll()
             }
         } onGracefulShutdown: {

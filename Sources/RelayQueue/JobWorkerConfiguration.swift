@@ -27,6 +27,10 @@ public struct JobWorkerConfiguration: Sendable {
     /// cancelled and released (run again soon, by any worker, without spending an attempt):
     /// a shutdown must not wait on Entrupy or a partner that does not answer.
     public var shutdownDrain: Duration = .seconds(5)
+    /// Then, how long the last outcomes may take to be recorded: a database that does not take
+    /// them by then (down, or gone with the process's pools) cannot hold the shutdown; what is
+    /// dropped is logged, and the jobs run again once their leases expire.
+    public var shutdownFlush: Duration = .seconds(5)
 
     public init(
         workerID: String = JobWorkerConfiguration.defaultWorkerID(),

@@ -3,11 +3,12 @@
 # one must stay up). Uses the same set-up as deploy/local.sh (deploy/lib/postgres.sh).
 #   pg_cluster.sh start DIR PORT       create once, start; prints the database URL of "relay"
 #   pg_cluster.sh crash DIR            stop with -m immediate (no checkpoint, like a power cut)
-#   pg_cluster.sh stop DIR             stop with -m fast
+#   pg_cluster.sh halt DIR             stop with -m fast, keeping the cluster (start it again later)
+#   pg_cluster.sh stop DIR             stop with -m fast and delete the cluster
 #   pg_cluster.sh bindir -             the folder of the server's binaries (pg_dump, pg_restore, ...)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-command=${1:?start|crash|stop}; dir=${2:?DIR}
+command=${1:?start|crash|halt|stop}; dir=${2:?DIR}
 export PG_PORT=${3:-0}
 . "$ROOT/deploy/lib/postgres.sh"
 data_dir() { for base in "$dir/pg" /tmp/entrupy-relay-pg-$(printf '%s' "$dir/pg" | sha256sum | cut -c1-12); do
@@ -23,10 +24,12 @@ case "$command" in
     echo "postgres://relay:$PG_PASSWORD@127.0.0.1:$PG_PORT/relay_fault?sslmode=disable" ;;
   crash)
     PG_BIN=$(pg_find_bindir); pg_as_owner "$PG_BIN/pg_ctl" -D "$(data_dir)" -m immediate -w stop >/dev/null ;;
+  halt)
+    PG_BIN=$(pg_find_bindir); pg_as_owner "$PG_BIN/pg_ctl" -D "$(data_dir)" -m fast -w stop >/dev/null ;;
   stop)
     PG_BIN=$(pg_find_bindir); pg_as_owner "$PG_BIN/pg_ctl" -D "$(data_dir)" -m fast -w stop >/dev/null || true
     rm -rf "$dir" "/tmp/entrupy-relay-pg-$(printf '%s' "$dir/pg" | sha256sum | cut -c1-12)" ;;
   bindir)
     pg_find_bindir ;;
-  *) echo "usage: pg_cluster.sh start|crash|stop|bindir DIR [PORT]" >&2; exit 2 ;;
+  *) echo "usage: pg_cluster.sh start|crash|halt|stop|bindir DIR [PORT]" >&2; exit 2 ;;
 esac

@@ -140,17 +140,27 @@ public struct RelayServer {
                                                                 rules: rules, logger: logger))
     }
 
-    /// Everything `serve` runs, in start order.
-    public var services: [any Service] {
+    /// The database pools: they close only once every service that uses them has stopped.
+    public var pools: [any Service] {
+        [client, apiClient] + (worker?.pools ?? [])
+    }
+
+    /// What `serve` runs on the pools, in start order.
+    public var poolUsers: [any Service] {
         let hangup: [any Service] = hangupService.map { [$0] } ?? []
         let health: [any Service] = ownsEntrupyHealth ? entrupyHealth.map { [$0] } ?? [] : []
-        return [client, warmup, apiClient] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
+        return [warmup] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
             + (operations.map { [$0] } ?? [])
     }
 
+    /// Everything `serve` runs, in start order, for one plain `ServiceGroup` (as tests run it).
+    public var services: [any Service] { pools + poolUsers }
+
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully within ENTRUPY_RELAY_SHUTDOWN_GRACE_SECONDS.
-    /// `first` (the trace exporter) starts first and stops last, so it exports every span.
+    /// The pools close after every other service has returned, even one cancelled when the grace
+    /// ran out, so nothing that writes meets a closed pool. `first` (the trace exporter) starts
+    /// first and stops last, so it exports every span.
     public func run(grace: Duration, first: [any Service] = [], logger: Logger) async throws {
-        try await BoundedServiceGroup.run(first + services, grace: grace, logger: logger)
+        try await BoundedServiceGroup.run(poolUsers, closingLast: first + pools, grace: grace, logger: logger)
     }
 }

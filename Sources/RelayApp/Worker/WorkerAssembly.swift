@@ -50,9 +50,13 @@ public struct WorkerAssembly {
     /// Its size: the NOTIFY listener holds one; the claim loop, lease renewals, outcomes and
     /// maintenance (four users, one statement at a time each) share the other three.
     public static let bookkeepingConnections = 4
+    /// How long a sync pass may take to end after SIGTERM before it is left behind.
+    static let passAbandonment: Duration = .seconds(2)
+    let logger: Logger
 
     /// Throws `SettingsError` for an unusable SMTP configuration and `RuleSetError` for a bad rules file.
     public init(settings: RelaySettings, client: PostgresClient, logger: Logger) throws {
+        self.logger = logger
         // What can fail comes first: an HTTPClient made before a throw would never be shut down.
         bookkeeping = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: Self.bookkeepingConnections,
                                                            synchronousCommit: false, logger: logger)
@@ -185,11 +189,15 @@ public struct WorkerAssembly {
         )
     }
 
+    /// The worker's own pool (its bookkeeping), to be closed after `services` have all stopped
+    /// (`BoundedServiceGroup`'s `closingLast`): the job worker's last records go through it.
+    public var pools: [any Service] { [bookkeeping] }
+
     /// In start order; a `ServiceGroup` stops them in reverse: reloader, count folding, sync,
-    /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients and
-    /// the bookkeeping pool they used.
+    /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients they used.
+    /// The sync is stopped within a bounded time (`PromptStop`): its pass resumes from its checkpoint.
     public var services: [any Service] {
-        [bookkeeping, httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
-            + (sync.map { [$0] } ?? []) + [countFold, prune, targetProbes, reloader]
+        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
+            + (sync.map { [PromptStop($0, within: Self.passAbandonment, logger: logger)] } ?? []) + [countFold, prune, targetProbes, reloader]
     }
 }
