@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Runs a service whose work under way may be abandoned on shutdown (a sync pass, which the
 /// next one resumes from its checkpoint), so it cannot hold the services stopped after it.
@@ -23,20 +24,19 @@ struct PromptStop: Service, CustomStringConvertible {
     func run() async throws {
         // An unstructured task inherits the task-local graceful shutdown, not cancellation.
         let work = Task { try await service.run() }
+        let first = FirstOf()
         let ended = await withTaskCancellationHandler {
-            await withTaskGroup(of: Bool.self) { group -> Bool in
-                group.addTask { _ = await work.result; return true }
-                group.addTask {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                first.set(continuation)
+                Task { _ = await work.result; first.resume(true) }
+                Task {
                     try? await gracefulShutdown()
                     try? await Task.sleep(for: within)
-                    return false
+                    first.resume(false)
                 }
-                let first = await group.next() ?? true
-                group.cancelAll()
-                return first
             }
         } onCancel: {
-            work.cancel()
+            first.resume(false)
         }
         guard ended else {
             logger.notice("stopping: left behind what did not stop in time", metadata: [
@@ -45,5 +45,29 @@ struct PromptStop: Service, CustomStringConvertible {
             return
         }
         try await work.value
+    }
+}
+
+/// Resumes a continuation once, with the first answer (a cancellation may come before it is set).
+private final class FirstOf: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Bool, Never>?, early: Bool?)>((nil, nil))
+
+    func set(_ continuation: CheckedContinuation<Bool, Never>) {
+        let early = state.withLock { state -> Bool? in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(_ value: Bool) {
+        let continuation = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard state.early == nil else { return nil }
+            state.early = value
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(returning: value)
     }
 }
