@@ -86,8 +86,9 @@ public struct RelayServer {
                             importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
-        // A server span per request, continuing a caller's traceparent (only while tracing is on).
-        if TracingBootstrap.wanted(ProcessInfo.processInfo.environment) { router.add(middleware: TracingMiddleware<RelayRequestContext>()) }
+        // A server span per request, a new trace linked to a caller's traceparent, the query's
+        // values redacted, none for probes and scrapes (only while tracing is on).
+        if TracingBootstrap.wanted(ProcessInfo.processInfo.environment) { router.add(middleware: PublicTracingMiddleware<RelayRequestContext>()) }
         if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())

@@ -77,8 +77,7 @@ public struct SDKAuthorizeController: Sendable {
                     // The user can log in, but which Entrupy username their submissions carry is
                     // unknown until a later 200 names it: say so, rather than fail a valid login.
                     MetricHandles.counter("relay_sdk_users_without_username_total").increment()
-                    context.logger.warning("sdk authorize: Entrupy answered 409 without a username for a user the relay never stored",
-                                           metadata: ["unique_user_id": "\(input.uniqueUserID)"])
+                    context.logger.warning("sdk authorize: Entrupy answered 409 without a username for a user the relay never stored")
                 }
             }
         } catch {
@@ -86,10 +85,8 @@ public struct SDKAuthorizeController: Sendable {
             context.logger.error("sdk authorize: user not recorded", metadata: ["error": "\(StoreFailure.describe(error))"])
             throw APIError(.serviceUnavailable, "the user could not be recorded; retry later", headers: [.retryAfter: "5"])
         }
-        context.logger.info("sdk user authorized", metadata: [
-            "unique_user_id": "\(input.uniqueUserID)", "username": "\(username ?? "-")", "conflict": "\(result.conflict)",
-            "by": "\(caller.name)",
-        ])
+        // Who the user is stays out of the log: personal data, and the row in sdk_users says it.
+        context.logger.info("sdk user authorized", metadata: ["conflict": "\(result.conflict)", "by": "\(caller.name)"])
         return try JSONResponse.make(APISDKAuthorization(
             signedAuthorizationRequest: result.signedAuthorizationRequest, username: username, conflict: result.conflict))
     }
