@@ -3,10 +3,11 @@ import PostgresNIO
 import RelayCore
 
 /// Each retention kind's three statements, whole: prune a batch, estimate, find the oldest.
-/// Finished means a webhook no longer `queued` and a delivery `delivered` or `dead`; a
-/// delivery's age is counted from then (`updated_at`, which nothing changes after).
+/// Finished means a webhook no longer `queued` and a delivery `delivered` or `dead` (the typed
+/// states, bound as parameters: each statement is planned with their values, so the partial
+/// indexes on those states still serve it); a delivery's age is counted from then
+/// (`updated_at`, which nothing changes after).
 extension PostgresRetentionStore {
-    static let finishedDeliveries = "('delivered', 'dead')"
 
     static func pruneQuery(_ kind: RetentionKind, before cutoff: Date, limit: Int) -> PostgresQuery {
         switch kind {
@@ -14,7 +15,7 @@ extension PostgresRetentionStore {
             return """
                 WITH chosen AS (
                     SELECT id FROM webhook_events
-                    WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> 'queued'
+                    WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)
                     ORDER BY received_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 gone AS (
                     UPDATE webhook_events w SET body = NULL, headers = '{}', body_removed = 'expired', body_removed_at = now()
@@ -25,7 +26,7 @@ extension PostgresRetentionStore {
             return """
                 WITH chosen AS (
                     SELECT id FROM webhook_events
-                    WHERE received_at < \(cutoff) AND state <> 'queued'
+                    WHERE received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)
                     ORDER BY received_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 gone AS (DELETE FROM webhook_events w USING chosen WHERE w.id = chosen.id RETURNING 1)
                 SELECT count(*)::int FROM gone
@@ -42,7 +43,7 @@ extension PostgresRetentionStore {
             return """
                 WITH chosen AS (
                     SELECT id FROM deliveries
-                    WHERE payload IS NOT NULL AND state IN \(unescaped: finishedDeliveries) AND updated_at < \(cutoff)
+                    WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
                     ORDER BY updated_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 gone AS (
                     UPDATE deliveries d SET payload = NULL, payload_removed = 'expired'
@@ -57,7 +58,7 @@ extension PostgresRetentionStore {
             return """
                 WITH chosen AS (
                     SELECT id FROM deliveries
-                    WHERE attempts_removed_at IS NULL AND state IN \(unescaped: finishedDeliveries) AND updated_at < \(cutoff)
+                    WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
                     ORDER BY updated_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
                 marked AS (
                     UPDATE deliveries d SET attempts_removed_at = now() FROM chosen WHERE d.id = chosen.id RETURNING d.id),
@@ -82,23 +83,23 @@ extension PostgresRetentionStore {
         case .webhookBodies:
             return """
                 SELECT count(*)::int, coalesce(sum(pg_column_size(body) + pg_column_size(headers)), 0)::int8 FROM webhook_events
-                WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> 'queued'
+                WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)
                   AND (\(notBefore)::timestamptz IS NULL OR received_at >= \(notBefore)::timestamptz)
                 """
         case .webhookEvents:
-            return averaged("webhook_events", count: "SELECT count(*) FROM webhook_events WHERE received_at < \(cutoff) AND state <> 'queued'")
+            return averaged("webhook_events", count: "SELECT count(*) FROM webhook_events WHERE received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)")
         case .reconciliations:
             return averaged("reconciliations", count: "SELECT count(*) FROM reconciliations WHERE at < \(cutoff)")
         case .deliveryPayloads:
             return """
                 SELECT count(*)::int, coalesce(sum(pg_column_size(payload)), 0)::int8 FROM deliveries
-                WHERE payload IS NOT NULL AND state IN \(unescaped: finishedDeliveries) AND updated_at < \(cutoff)
+                WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
                 """
         case .deliveryAttempts:
             return """
                 WITH due AS (
                     SELECT id FROM deliveries
-                    WHERE attempts_removed_at IS NULL AND state IN \(unescaped: finishedDeliveries) AND updated_at < \(cutoff)),
+                    WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)),
                 rows AS (SELECT count(*) AS n FROM delivery_attempts a JOIN due ON a.delivery_id = due.id),
                 size AS (SELECT CASE WHEN c.reltuples > 0 THEN pg_total_relation_size(c.oid)::float8 / c.reltuples ELSE 0 END AS each
                          FROM pg_class c WHERE c.oid = 'delivery_attempts'::regclass)
@@ -131,9 +132,9 @@ extension PostgresRetentionStore {
         case .reconciliations:
             "SELECT (SELECT at FROM reconciliations ORDER BY id LIMIT 1)"
         case .deliveryPayloads:
-            "SELECT min(updated_at) FROM deliveries WHERE payload IS NOT NULL AND state IN \(unescaped: finishedDeliveries)"
+            "SELECT min(updated_at) FROM deliveries WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue))"
         case .deliveryAttempts:
-            "SELECT min(updated_at) FROM deliveries WHERE attempts_removed_at IS NULL AND state IN \(unescaped: finishedDeliveries)"
+            "SELECT min(updated_at) FROM deliveries WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue))"
         case .sdkUsers:
             "SELECT min(last_authorized_at) FROM sdk_users"
         }
