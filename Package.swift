@@ -3,6 +3,7 @@ import Foundation
 import PackageDescription
 
 /// Every numbered SQL file in migrations/, compiled into the binary (RelayMigrations).
+/// SwiftPM caches this list with the manifest's text: after adding a file, change this file too.
 let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/migrations")) ?? [])
     .filter { $0.hasSuffix(".sql") }.sorted()
 

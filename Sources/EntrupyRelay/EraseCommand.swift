@@ -15,7 +15,10 @@ struct EraseCommand: AsyncParsableCommand {
             username submitted (by --username: that username's, when the mirror has no row for the person). By --customer-item-id: the people fields of that ID's items. For those items it also removes \
             webhook bodies, delivery payloads and replies, and reconciliation notes, cancels pending deliveries, and stores \
             anything fetched for them later without the people fields. Records an erasure entry (who, when, the kind of key, \
-            the counts; never the key). --dry-run runs the same statements and rolls them back. --list prints the entries.
+            the counts, or that it matched nothing; never the key). Webhooks are matched by their own IDs and bodies too, \
+            so those whose item was never stored are erased; v2 items are found by their owner.user_id. The keys are \
+            remembered, hashed, even when nothing matched: what is fetched for them later is stored without the people \
+            fields. --dry-run runs the same statements and rolls them back. --list prints the entries.
             """)
 
     @Option(help: "The organisation's own user ID (the SDK's unique_user_id).") var uniqueUserID: String?
@@ -50,21 +53,39 @@ struct EraseCommand: AsyncParsableCommand {
             print(try OutputFormat.json(APIErasure(report: report, selector: selector.kind, requestedBy: who)))
             return
         }
-        var lines = [report.dryRun ? "dry run: erasing by \(selector.kind) would change" : "erased by \(selector.kind) (erasure \(report.id ?? 0)):"]
-        for (name, meaning) in ErasureReport.kinds {
-            let count = String(report.counts[name] ?? 0)
-            lines.append("  " + String(repeating: " ", count: max(0, 6 - count.count)) + count + "  " + meaning)
+        print(Self.text(report, kind: selector.kind))
+    }
+
+    /// A run's or a dry run's report; one that matched nothing says so first, and never as "erased".
+    static func text(_ report: ErasureReport, kind: String) -> String {
+        var lines: [String]
+        switch (report.dryRun, report.outcome) {
+        case (true, .erased): lines = ["dry run: erasing by \(kind) would change"]
+        case (false, .erased): lines = ["erased by \(kind) (erasure \(report.id ?? 0)):"]
+        case (true, .matchedNothing): lines = ["dry run: matched nothing: nothing stored matches that \(kind)"]
+        case (false, .matchedNothing):
+            lines = ["matched nothing: nothing stored matches that \(kind) (erasure \(report.id ?? 0) recorded as matched_nothing)"]
         }
-        if report.total == 0 { lines.append("nothing stored matches that \(selector.kind)") }
-        print(lines.joined(separator: "\n"))
+        if report.outcome == .erased {
+            for (name, meaning) in ErasureReport.kinds {
+                let count = String(report.counts[name] ?? 0)
+                lines.append("  " + String(repeating: " ", count: max(0, 6 - count.count)) + count + "  " + meaning)
+            }
+        }
+        if report.rememberedKeys > 0 {
+            lines.append("\(report.dryRun ? "would remember" : "remembered") \(report.rememberedKeys) key(s), hashed: "
+                + "what is fetched for them later is stored without the people fields")
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func text(_ records: [ErasureRecord]) -> String {
         let formatter = ISO8601DateFormatter()
         let rows = records.map { record in
             [String(record.id), formatter.string(from: record.requestedAt), TerminalText.printable(record.requestedBy), record.selector,
-             ErasureReport.kinds.compactMap { kind in record.counts[kind.name].flatMap { $0 > 0 ? "\(kind.name) \($0)" : nil } }
-                .joined(separator: ", ")]
+             record.outcome == .matchedNothing ? "matched nothing"
+                : ErasureReport.kinds.compactMap { kind in record.counts[kind.name].flatMap { $0 > 0 ? "\(kind.name) \($0)" : nil } }
+                    .joined(separator: ", ")]
         }
         return rows.isEmpty ? "no erasures" : OutputFormat.render(header: ["ID", "AT", "BY", "KEY", "COUNTS"], rows: rows)
     }

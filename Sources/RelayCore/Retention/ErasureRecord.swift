@@ -9,12 +9,16 @@ public struct ErasureRecord: Sendable, Equatable {
     public var selector: String
     /// Rows per kind of `ErasureReport.kinds`.
     public var counts: [String: Int]
+    /// Whether it found anything stored to erase (a record with zero counts says so).
+    public var outcome: ErasureOutcome
 
-    public init(id: Int64, requestedAt: Date, requestedBy: String, selector: String, counts: [String: Int]) {
+    public init(id: Int64, requestedAt: Date, requestedBy: String, selector: String, counts: [String: Int],
+                outcome: ErasureOutcome = .erased) {
         self.id = id
         self.requestedAt = requestedAt
         self.requestedBy = requestedBy
         self.selector = selector
         self.counts = counts
+        self.outcome = outcome
     }
 }

@@ -9,6 +9,10 @@ public struct ErasureReport: Sendable, Equatable {
     /// The erasure record's ID (nil for a dry run).
     public var id: Int64?
     public var at: Date?
+    /// Keys remembered so that what is fetched for them later is stored without the people
+    /// fields (usernames, Entrupy user IDs and IDs, a customer item ID; hashed, never kept as
+    /// they are). A dry run counts those it found; a run, those not remembered before.
+    public var rememberedKeys: Int
 
     /// The kinds counted, and what each means.
     public static let kinds: [(name: String, meaning: String)] = [
@@ -21,12 +25,16 @@ public struct ErasureReport: Sendable, Equatable {
         ("reconciliation_notes", "reconciliation notes removed"),
     ]
 
-    public init(counts: [String: Int], dryRun: Bool, id: Int64? = nil, at: Date? = nil) {
+    public init(counts: [String: Int], dryRun: Bool, id: Int64? = nil, at: Date? = nil, rememberedKeys: Int = 0) {
         self.counts = counts
         self.dryRun = dryRun
         self.id = id
         self.at = at
+        self.rememberedKeys = rememberedKeys
     }
 
     public var total: Int { counts.values.reduce(0, +) }
+
+    /// Whether it found anything stored to erase.
+    public var outcome: ErasureOutcome { total == 0 ? .matchedNothing : .erased }
 }

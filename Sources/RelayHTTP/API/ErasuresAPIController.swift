@@ -41,7 +41,7 @@ public struct ErasuresAPIController: Sendable {
         let report = try await erasures.erase(selector, requestedBy: "token \(caller.name)", dryRun: dryRun)
         if !dryRun {
             context.logger.notice("api: erasure", metadata: ["erasure_id": "\(report.id ?? 0)", "key": "\(selector.kind)", "by": "\(caller.name)",
-                                                            "rows": "\(report.total)"])
+                                                            "rows": "\(report.total)", "outcome": "\(report.outcome.rawValue)"])
         }
         return try JSONResponse.make(APIErasure(report: report, selector: selector.kind, requestedBy: "token \(caller.name)"),
                                      status: dryRun ? .ok : .created)

@@ -92,7 +92,8 @@ extension PostgresReconcileStore {
     /// The text of `StoreStatement`, or with `deliveries` of `StoreWithDeliveriesStatement`.
     static func storeText(deliveries: Bool) -> String {
         """
-            WITH updated AS (
+            WITH \(forgottenCTE),
+            updated AS (
                 -- A stored item changes only while its row holds the basis. Under READ COMMITTED
                 -- the UPDATE waits for a concurrent writer of the row, then checks its basis
                 -- against what that writer committed; a row deleted meanwhile is not written.
@@ -101,19 +102,21 @@ extension PostgresReconcileStore {
                        brand = :brand::text, model = :model::text, category = :category::text, username = :username::text,
                        certificate_url = :certificate_url::text, submitted_at = :submitted_at::timestamptz,
                        fetched_at = :observed_at::timestamptz, raw = :raw::text::jsonb,
-                       updated_at = CASE WHEN :changed::bool THEN now() ELSE items.updated_at END
-                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(holdsBasis)
+                       updated_at = CASE WHEN :changed::bool THEN now() ELSE items.updated_at END,
+                       erased_at = CASE WHEN :people_erased::bool THEN coalesce(items.erased_at, now()) ELSE items.erased_at END
+                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(holdsBasis) AND \(clearOfErasures)
                 -- A data-modifying CTE always runs, so the item is written even with no transitions.
                 RETURNING entrupy_id),
             inserted AS (
                 -- A new item (no basis) is only inserted: if another worker stores it first,
                 -- this waits for that insert, then inserts nothing.
                 INSERT INTO items (entrupy_id, customer_item_id, result, result_final, result_header, result_message, flag,
-                                   brand, model, category, username, certificate_url, submitted_at, fetched_at, raw)
+                                   brand, model, category, username, certificate_url, submitted_at, fetched_at, raw, erased_at)
                 SELECT :entrupy_id::text, :customer_item_id::text, :result::text, :result_final::bool, :result_header::text,
                        :result_message::text, :flag::text, :brand::text, :model::text, :category::text, :username::text,
-                       :certificate_url::text, :submitted_at::timestamptz, :observed_at::timestamptz, :raw::text::jsonb
-                WHERE :is_new::bool
+                       :certificate_url::text, :submitted_at::timestamptz, :observed_at::timestamptz, :raw::text::jsonb,
+                       CASE WHEN :people_erased::bool THEN now() END
+                WHERE :is_new::bool AND \(clearOfErasures)
                 ON CONFLICT (entrupy_id) DO NOTHING
                 RETURNING entrupy_id),
             stored AS (SELECT entrupy_id FROM updated UNION ALL SELECT entrupy_id FROM inserted),
@@ -164,10 +167,11 @@ extension PostgresReconcileStore {
             -- The queue's fragment: a deliver job for each row of created (see JobInsert).
             \(StoreWithDeliveriesStatement.deliverJobs.text)
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
-                   (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased)
+                   (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased), \(refusedForErasure)
             """ : """
 
-            SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]
+            SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[],
+                   \(refusedForErasure)
             """)
     }
 
@@ -197,6 +201,7 @@ extension PostgresReconcileStore {
         values.set("tos", change.transitions.map { StoredText.clean($0.to ?? "") })
         values.set("outcome", change.basedOn == nil ? "created" : (changed ? "changed" : "unchanged"))
         setFetchValues(change, in: &values)
+        setSubjectValues(change, item: item, in: &values)
         return values
     }
 
@@ -209,7 +214,7 @@ extension PostgresReconcileStore {
         static let named = NamedSQL("""
             WITH locked AS (SELECT FROM items WHERE entrupy_id = :entrupy_id::text AND \(PostgresReconcileStore.holdsBasis) FOR UPDATE),
             \(PostgresReconcileStore.recordFetch(gate: "locked"))
-            SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[]
+            SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[], false
             """)
         static let sql = named.text
 
@@ -247,6 +252,7 @@ extension PostgresReconcileStore {
         values.set("basis_flag", change.basedOn?.snapshot.flag)
         values.set("basis_fetched_at", change.basedOn?.fetchedAt)
         values.set("basis_erased", change.basedOn?.erased)
+        values.set("people_erased", change.peopleErased)
     }
 
     /// The CTEs that record the fetch and mark its webhook events, each only when the CTE
@@ -264,9 +270,10 @@ extension PostgresReconcileStore {
                      SELECT :entrupy_id::text, :source::text, :webhook_event_id::int8, :outcome::text, :transition_count::int,
                             :observed_at::timestamptz, :note::text FROM \(gate)),
         marked AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL,
-                          entrupy_id = coalesce(entrupy_id, :entrupy_id::text)
+                          entrupy_id = coalesce(entrupy_id, :entrupy_id::text), \(erasedBodyAssignments)
                    WHERE id = :webhook_event_id::int8 AND EXISTS (SELECT FROM \(gate)) RETURNING id),
-        covered AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL
+        covered AS (UPDATE webhook_events SET state = \(WebhookEventState.processed.sqlLiteral), processed_at = now(), last_error = NULL,
+                          \(erasedBodyAssignments)
                     WHERE :covering::timestamptz IS NOT NULL AND entrupy_id = :entrupy_id::text
                           AND state = \(WebhookEventState.queued.sqlLiteral) AND received_at <= :covering::timestamptz
                           AND EXISTS (SELECT FROM \(gate))

@@ -13,9 +13,13 @@ extension PostgresReconcileStore {
         /// worker (`JobInsert.adopt`).
         var leasedIDs: [Int64]
         var leasedArgs: [String]
+        /// The write was refused because the item names an erased key and the change has its
+        /// people fields (`ErasedSubjectFound`).
+        var refusedForErasure: Bool
 
         init(_ row: PostgresRow) throws {
-            (items, covered, deliveries, leasedIDs, leasedArgs) = try row.decode((Int64, Int64, Int64, [Int64], [String]).self)
+            (items, covered, deliveries, leasedIDs, leasedArgs, refusedForErasure)
+                = try row.decode((Int64, Int64, Int64, [Int64], [String], Bool).self)
         }
     }
 }

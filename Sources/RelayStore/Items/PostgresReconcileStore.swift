@@ -65,7 +65,8 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// Commits `change`, or returns nil when the stored state is no longer `change.basedOn`
-    /// (nothing was written). One statement writes it all (`StoreStatement`,
+    /// (nothing was written); throws `ErasedSubjectFound` (nothing written) when the item names
+    /// a key an erasure remembered and `change` still has the people fields. One statement writes it all (`StoreStatement`,
     /// `StoreWithDeliveriesStatement`, or `RecordStaleStatement` for a stale fetch); where a
     /// transaction took five round trips (BEGIN, read the row under lock, write, insert the
     /// deliveries, COMMIT), this takes two.
@@ -83,6 +84,7 @@ public struct PostgresReconcileStore: Sendable {
                 try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item), on: connection, logger: logger)
             }
             guard let written = rows.first else { throw StoreError.missingResult }
+            if written.refusedForErasure { throw ErasedSubjectFound(entrupyID: item.entrupyID) }
             guard written.items == 1 else { return nil }
             // Its deliveries' jobs are this run's from here: should the round trip below fail,
             // they are still committed and leased to this worker, which runs them (a delivery

@@ -15,9 +15,13 @@ public struct ReconcileChange: Sendable, Equatable {
     public var transitions: [Transition]
     public var deliveries: [PlannedDelivery]
     public var stale: Bool
+    /// `item` is stored without its people fields (its submitter, ID or customer item ID was
+    /// erased), and so are its webhooks' bodies. Otherwise the commit is refused when one of the
+    /// item's keys was erased (`ErasedSubjectFound`).
+    public var peopleErased: Bool
 
     public init(item: EntrupyItem, observedAt: Date, source: ReconcileSource, basedOn: StoredItemState?,
-                transitions: [Transition], deliveries: [PlannedDelivery], stale: Bool = false) {
+                transitions: [Transition], deliveries: [PlannedDelivery], stale: Bool = false, peopleErased: Bool = false) {
         self.item = item
         self.observedAt = observedAt
         self.source = source
@@ -25,5 +29,6 @@ public struct ReconcileChange: Sendable, Equatable {
         self.transitions = transitions
         self.deliveries = deliveries
         self.stale = stale
+        self.peopleErased = peopleErased
     }
 }

@@ -68,10 +68,12 @@ public struct ReconcilePipeline: Sendable {
         let storable = fetched.storable
         // The basis describes this item only if it was read under the ID the item is stored by.
         let basisIsForItem = basis != nil && basis?.entrupyID == storable.entrupyID
+        // An erasure remembered one of the item's keys (the store refused it with them).
+        var namesErasedKey = false
         for round in 0..<Self.maxRounds {
             let stored = round == 0 && basisIsForItem ? basis?.stored : try await store.state(of: storable.entrupyID)
             // An erased submitter's item is diffed, rendered and stored without the people fields.
-            let erased = stored?.erased == true
+            let erased = namesErasedKey || stored?.erased == true
             let item = erased ? storable.erasingPeople() : storable
             let transitions = Self.transitions(item, observedAt: observedAt, against: stored)
             let rules = rules(for: source, notify: notify)
@@ -90,9 +92,15 @@ public struct ReconcilePipeline: Sendable {
                 return change
             }
             change.item = erased ? fetched.erasingPeople() : fetched
-            if let result = try await store.commit(change) {
-                report(result, item: item, source: source)
-                return result
+            change.peopleErased = erased
+            do {
+                if let result = try await store.commit(change) {
+                    report(result, item: item, source: source)
+                    return result
+                }
+            } catch is ErasedSubjectFound where !erased {
+                // First fetched (or first naming its submitter) after an erasure: again, without them.
+                namesErasedKey = true
             }
         }
         throw ReconcileContention(entrupyID: storable.entrupyID, rounds: Self.maxRounds)

@@ -10,9 +10,14 @@ public struct APIErasure: Encodable, Sendable {
     let requestedBy: String
     let selector: String
     let counts: [String: Int]
+    /// `erased`, or `matched_nothing` when nothing stored matched the key.
+    let outcome: String
+    /// Keys remembered so later fetches store no people fields (a run's answer only; nil in the list).
+    @AlwaysPresent var rememberedKeys: Int?
 
     enum CodingKeys: String, CodingKey {
-        case id, dryRun = "dry_run", requestedAt = "requested_at", requestedBy = "requested_by", selector, counts
+        case id, dryRun = "dry_run", requestedAt = "requested_at", requestedBy = "requested_by", selector, counts, outcome
+        case rememberedKeys = "remembered_keys"
     }
 
     public init(_ record: ErasureRecord) {
@@ -22,6 +27,8 @@ public struct APIErasure: Encodable, Sendable {
         requestedBy = record.requestedBy
         selector = record.selector
         counts = Self.complete(record.counts)
+        outcome = record.outcome.rawValue
+        rememberedKeys = nil
     }
 
     public init(report: ErasureReport, selector: String, requestedBy: String) {
@@ -31,6 +38,8 @@ public struct APIErasure: Encodable, Sendable {
         self.requestedBy = requestedBy
         self.selector = selector
         counts = Self.complete(report.counts)
+        outcome = report.outcome.rawValue
+        rememberedKeys = report.rememberedKeys
     }
 
     /// Every kind, 0 where nothing was counted.
