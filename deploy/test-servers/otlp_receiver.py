@@ -1,7 +1,8 @@
 """A small OTLP/HTTP receiver for traces: decodes each export (protobuf, or JSON; gzip or not)
 with PyPI's opentelemetry-proto and appends one JSON line per span to a file:
 {"trace_id", "span_id", "parent_span_id", "name", "kind", "start_ns", "end_ns", "service",
-"attributes"} (IDs in lower-case hex; "" for no parent). Answers an empty success.
+"attributes", "links": [{"trace_id", "span_id"}], "export_headers": {lower-case name: value}}
+(IDs in lower-case hex; "" for no parent). Answers an empty success.
 
     python otlp_receiver.py --port P --out SPANS_JSONL
 Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
@@ -58,6 +59,8 @@ def main():
                             "start_ns": span.start_time_unix_nano, "end_ns": span.end_time_unix_nano,
                             "service": attributes.get("service.name"),
                             "attributes": {a.key: value_of(a.value) for a in span.attributes},
+                            "links": [{"trace_id": link.trace_id.hex(), "span_id": link.span_id.hex()} for link in span.links],
+                            "export_headers": {name.lower(): value for name, value in self.headers.items()},
                         }))
             if lines:
                 with lock, open(args.out, "a") as handle:

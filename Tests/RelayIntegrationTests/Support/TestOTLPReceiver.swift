@@ -14,6 +14,10 @@ struct TestOTLPReceiver: Sendable {
         let end: UInt64
         let service: String?
         let attributes: JSONValue
+        /// The spans it links to: (trace ID, span ID).
+        let links: [(traceID: String, spanID: String)]
+        /// The headers of the export that carried it, names in lower case.
+        let exportHeaders: JSONValue
     }
 
     let port: Int
@@ -38,7 +42,9 @@ struct TestOTLPReceiver: Sendable {
                         parentID: json["parent_span_id"]?.stringValue ?? "", name: json["name"]?.stringValue ?? "",
                         kind: json["kind"]?.stringValue ?? "", start: UInt64(json["start_ns"]?.doubleValue ?? 0),
                         end: UInt64(json["end_ns"]?.doubleValue ?? 0), service: json["service"]?.stringValue,
-                        attributes: json["attributes"] ?? .null)
+                        attributes: json["attributes"] ?? .null,
+                        links: (json["links"]?.arrayValue ?? []).map { ($0["trace_id"]?.stringValue ?? "", $0["span_id"]?.stringValue ?? "") },
+                        exportHeaders: json["export_headers"] ?? .null)
         }
     }
 }
