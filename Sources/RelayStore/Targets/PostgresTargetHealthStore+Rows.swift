@@ -21,17 +21,19 @@ extension PostgresTargetHealthStore {
         t.next_probe_at, t.probe_delivery_id, t.probe_until, t.disabled_by
         """
 
-    /// Nil when the row is absent (a LEFT JOIN's nulls).
+    /// Nil when the row is absent (a LEFT JOIN's nulls); a state this release does not know
+    /// throws `UnknownTargetState`.
     static func health(from cells: inout PostgresRowCells) throws -> TargetHealth? {
-        let id: Int64? = try cells.next(), key: String? = try cells.next(), state: String? = try cells.next()
+        let id: Int64? = try cells.next(), key: String? = try cells.next(), stateText: String? = try cells.next()
         let since: Date? = try cells.next(), failingSince: Date? = try cells.next(), consecutive: Int? = try cells.next()
         let windowStart: Date? = try cells.next(), windowAttempts: Int? = try cells.next(), windowFailures: Int? = try cells.next()
         let lastError: String? = try cells.next(), lastFailure: Date? = try cells.next(), lastSuccess: Date? = try cells.next()
         let probeWait: Int64? = try cells.next(), nextProbe: Date? = try cells.next(), probeDelivery: Int64? = try cells.next()
         let probeUntil: Date? = try cells.next(), disabledBy: String? = try cells.next()
-        guard let id, let key, let state, let since else { return nil }
+        guard let id, let key, let stateText, let since else { return nil }
+        guard let state = TargetState(rawValue: stateText) else { throw UnknownTargetState(id: id, key: key, state: stateText) }
         return TargetHealth(
-            id: id, key: key, state: TargetState(rawValue: state) ?? .healthy, stateSince: since, failingSince: failingSince,
+            id: id, key: key, state: state, stateSince: since, failingSince: failingSince,
             consecutiveFailures: consecutive ?? 0, windowStartedAt: windowStart, windowAttempts: windowAttempts ?? 0,
             windowFailures: windowFailures ?? 0, lastError: lastError, lastFailureAt: lastFailure, lastSuccessAt: lastSuccess,
             probeWait: .milliseconds(probeWait ?? 0), nextProbeAt: nextProbe, probeDeliveryID: probeDelivery,
