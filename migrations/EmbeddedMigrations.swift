@@ -36,5 +36,6 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0030_delivery_search.sql", PackageResources._030_delivery_search_sql),
     ("0031_job_trace_context.sql", PackageResources._031_job_trace_context_sql),
     ("0032_support_view_alerts.sql", PackageResources._032_support_view_alerts_sql),
+    ("0033_target_endpoints.sql", PackageResources._033_target_endpoints_sql),
     ("0035_erasure_reach.sql", PackageResources._035_erasure_reach_sql),
 ]

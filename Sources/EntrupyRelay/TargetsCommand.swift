@@ -8,7 +8,9 @@ import RelayHTTP
 struct TargetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "targets", abstract: "Show delivery targets' health (their circuit breakers); disable or enable one.",
-        discussion: "A target is a callback origin (scheme, host, port) or `smtp`. An open or disabled target's deliveries are held: "
+        discussion: "A target is a callback endpoint (scheme, host, port and path, shown as origin/***#fingerprint: a path may be a secret) "
+            + "or `smtp`. Only what says it is unwell (no connection, timeouts, 5xx, 429, 3xx, 401, 403, 404, 405) counts against it; "
+            + "a message it refuses (other 4xx) fails alone. An open or disabled target's deliveries are held: "
             + "not attempted, no attempt counted. Only targets that ever failed or were disabled are listed.",
         subcommands: [List.self, Enable.self, Disable.self])
 
@@ -59,7 +61,7 @@ struct TargetsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Disable a target: its deliveries are held, and nothing probes it, until it is enabled.")
 
-        @Argument(help: "The target's ID or key (a key not yet listed is added, e.g. https://partner.example.com or smtp).")
+        @Argument(help: "The target's ID or key (a key not yet listed is added: a callback URL names its endpoint, e.g. https://partner.example.com/hook, or smtp).")
         var target: String
 
         func validate() throws {

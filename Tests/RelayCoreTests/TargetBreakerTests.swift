@@ -153,4 +153,41 @@ struct TargetBreakerTests {
         #expect(TargetKey.origin(of: "https://") == "https://")
         #expect(TargetKey.origin(of: "mailto:" + String(repeating: "x", count: 500)).count <= 200)
     }
+
+    /// Issue 42, finding 2: a key is the endpoint (path included), and never shows the path.
+    @Test func targetKeysAreEndpointsThatNeverShowThePath() {
+        let slack = TargetKey.endpoint(of: "https://Hooks.Example.com/services/T0/B0/SECRETsecret?x=1")
+        #expect(slack.hasPrefix("https://hooks.example.com/***#") && slack.count == "https://hooks.example.com/***#".count + 16)
+        #expect(!slack.lowercased().contains("secret") && !slack.contains("services"))
+        // The path decides; the query and fragment do not; the root is the origin.
+        #expect(slack == TargetKey.endpoint(of: "https://hooks.example.com:443/services/T0/B0/SECRETsecret#f"))
+        #expect(slack != TargetKey.endpoint(of: "https://hooks.example.com/services/T0/B0/other"))
+        #expect(TargetKey.endpoint(of: "https://hooks.example.com/") == "https://hooks.example.com")
+        #expect(TargetKey.endpoint(of: "https://hooks.example.com?x=/a") == "https://hooks.example.com")
+        // SHA-256 of "/hook" (as migration 0033 computes it in SQL): 16 hex digits.
+        #expect(TargetKey.endpoint(of: "http://127.0.0.1:8080/hook") == "http://127.0.0.1:8080/***#6fc2d0517addd295")
+        // As an operator types it: a URL names its endpoint, a listed key itself.
+        #expect(TargetKey.normalized("https://HOOKS.example.com/services/T0/B0/SECRETsecret") == slack)
+        #expect(TargetKey.normalized(slack.uppercased().replacingOccurrences(of: "HTTPS", with: "https")) == slack)
+        #expect(TargetKey.normalized("https://partner.example.com") == "https://partner.example.com")
+        let delivery = DeliveryRecord(id: 1, itemEventID: 1, entrupyID: "e", rule: "r", actionIndex: 0, channel: .webhook,
+                                      target: "https://hooks.example.com/***",
+                                      payload: .webhook(.init(url: "https://hooks.example.com/services/T0/B0/SECRETsecret", headers: [], body: "{}")),
+                                      idempotencyKey: "k", state: .pending, attempts: 0, scheduleBase: 0, createdAt: Date(), transition: "t")
+        #expect(TargetKey.of(delivery) == slack)
+    }
+
+    @Test func anInconclusiveAttemptCountsNothingAndAProbesOnlyFreesItsClaim() {
+        var open = run([.failure("a"), .failure("b"), .failure("c")], on: fresh).0
+        open.probeDeliveryID = 7
+        open.probeUntil = at(30)
+        let (released, change) = breaker.record(.inconclusive, on: open, probe: true, now: at(20))
+        #expect(change == nil)
+        #expect(released.state == .open && released.consecutiveFailures == 3 && released.windowAttempts == open.windowAttempts)
+        #expect(released.probeDeliveryID == nil && released.probeUntil == nil)
+        #expect(released.probeWait == .seconds(10) && released.nextProbeAt == at(30))
+        #expect(breaker.record(.inconclusive, on: open, probe: false, now: at(20)).0 == open)
+        let healthy = run([.failure("a")], on: fresh).0
+        #expect(breaker.record(.inconclusive, on: healthy, probe: false, now: at(5)).0 == healthy)
+    }
 }

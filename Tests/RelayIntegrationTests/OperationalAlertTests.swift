@@ -40,7 +40,7 @@ struct OperationalAlertTests {
                     extra: ["ENTRUPY_RELAY_TARGET_FAILURE_THRESHOLD": "2", "ENTRUPY_RELAY_TARGET_PROBE_SECONDS": "1",
                             "ENTRUPY_RELAY_TARGET_PROBE_MAX_SECONDS": "1"])
                 try await ReconcileStack.with(env: env) { stack async throws in
-                    let key = "http://127.0.0.1:\(callbacks.port)"
+                    let key = TargetKey.endpoint(of: callbacks.url("/switch/partner"))
                     try callbacks.setDown(true)
                     for n in 0..<2 { _ = try await stack.simulator.createItem("sku-ops-\(n)", result: "authentic", final: true) }
 

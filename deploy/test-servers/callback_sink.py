@@ -9,6 +9,7 @@ library and appends what it saw to a JSON-lines file. The path picks the behavio
   /redirect        302 to /ok (must not be followed)
   /slow/MS         waits MS milliseconds, then 200
   /switch/...      503 while the file LOG.down exists, else 200 (a target that goes down and comes back)
+  /picky/...       422 when the body contains "unprocessable", else 200 (a partner refusing some messages)
 
 Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 """
@@ -65,6 +66,8 @@ def main():
                 status, extra = 302, {"Location": "/ok"}
             elif parts[0] == "switch" and os.path.exists(args.log + ".down"):
                 status = 503
+            elif parts[0] == "picky" and b"unprocessable" in body:
+                status = 422
             elif parts[0] == "slow":
                 time.sleep(int(parts[1]) / 1000)
             record = {

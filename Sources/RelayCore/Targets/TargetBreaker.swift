@@ -13,6 +13,10 @@ public struct TargetBreaker: Sendable {
     public enum Outcome: Sendable, Equatable {
         case success
         case failure(String)
+        /// The attempt failed for reasons of its own (`FailureCause.delivery`): nothing is
+        /// counted. A probe's claim is released, and the next probe is due after the same
+        /// wait (not doubled): the target said nothing about its health.
+        case inconclusive
     }
 
     public func admission(_ health: TargetHealth?, deliveryID: Int64, now: Date) -> TargetAdmission {
@@ -29,6 +33,7 @@ public struct TargetBreaker: Sendable {
     /// The health after an attempt, and the change to tell of, if any. `probe`: the attempt
     /// was the target's probe (a failed probe doubles the wait before the next).
     public func record(_ outcome: Outcome, on health: TargetHealth, probe: Bool, now: Date) -> (TargetHealth, TargetChange?) {
+        if outcome == .inconclusive { return (Self.probeReleased(health, probe: probe, now: now), nil) }
         var next = health
         if let started = next.windowStartedAt, now.timeIntervalSince(started) > policy.window.timeInterval {
             next.windowStartedAt = nil
@@ -36,6 +41,8 @@ public struct TargetBreaker: Sendable {
             next.windowFailures = 0
         }
         switch outcome {
+        case .inconclusive:
+            return (health, nil)
         case .success:
             next.lastSuccessAt = now
             if next.windowStartedAt != nil { next.windowAttempts += 1 }
@@ -103,6 +110,16 @@ public struct TargetBreaker: Sendable {
         next.state = .disabled
         next.disabledBy = operatorName
         next.nextProbeAt = nil
+        next.probeDeliveryID = nil
+        next.probeUntil = nil
+        return next
+    }
+
+    /// An inconclusive attempt: a probe's claim released, the next probe after the same wait.
+    static func probeReleased(_ health: TargetHealth, probe: Bool, now: Date) -> TargetHealth {
+        guard probe, health.state == .open else { return health }
+        var next = health
+        next.nextProbeAt = now.addingTimeInterval(next.probeWait.timeInterval)
         next.probeDeliveryID = nil
         next.probeUntil = nil
         return next

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import RelayCore
 
-/// `/v1/targets`: each callback origin's and the SMTP server's health, shared by every
+/// `/v1/targets`: each callback endpoint's (`TargetKey`) and the SMTP server's health, shared by every
 /// replica, with its held backlog; and an operator's disable and enable.
 public struct TargetsAPIController: Sendable {
     let targets: any TargetQueries

@@ -178,9 +178,13 @@ public struct SMTPClient: Sendable {
         }
         try await session.write(SMTPDataEncoder.encode(data))
         let reply = try await session.readReply(for: "the reply to the end of DATA")
-        guard reply.code == 250 else { throw SMTPError.rejected(command: "DATA", reply: reply) }
+        guard reply.code == 250 else { throw SMTPError.rejected(command: Self.endOfData, reply: reply) }
         return reply
     }
+
+    /// The command a reply to the message itself (after its final ".") is named by, apart from
+    /// the DATA command's own reply.
+    public static let endOfData = "end of DATA"
 
     /// EHLO, falling back to HELO; returns the extension keywords, upper-cased.
     func hello(_ session: SMTPSession) async throws -> [String] {

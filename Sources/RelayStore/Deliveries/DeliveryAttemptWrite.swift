@@ -14,11 +14,15 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
     public var attempt: DeliveryAttempt
     /// The wait before the next attempt when the outcome is `failed`.
     public var retryIn: Duration?
+    /// It failed for reasons of its own (`FailureCause.delivery`): an open target's probe is
+    /// chosen among the other held deliveries first.
+    public var ownFailure: Bool
 
-    public init(deliveryID: Int64, attempt: DeliveryAttempt, retryIn: Duration?) {
+    public init(deliveryID: Int64, attempt: DeliveryAttempt, retryIn: Duration?, ownFailure: Bool = false) {
         self.deliveryID = deliveryID
         self.attempt = attempt
         self.retryIn = retryIn
+        self.ownFailure = ownFailure
     }
 
     public static let recordName = "delivery_attempt"
@@ -29,13 +33,14 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
             \(name)_input AS (SELECT * FROM unnest(:\(name)_ids::bigint[], :\(name)_attempts::int[], :\(name)_outcomes::text[],
                                                   :\(name)_retry_ms::bigint[], :\(name)_started_at::timestamptz[],
                                                   :\(name)_duration_ms::int[], :\(name)_status_codes::int[], :\(name)_smtp_replies::text[],
-                                                  :\(name)_errors::text[], :\(name)_excerpts::text[], :\(name)_workers::text[])
-                AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker)),
+                                                  :\(name)_errors::text[], :\(name)_excerpts::text[], :\(name)_workers::text[],
+                                                  :\(name)_own_failures::bool[])
+                AS i (id, attempt, outcome, retry_ms, started_at, duration_ms, status_code, smtp_reply, error, excerpt, worker, own_failure)),
             \(name)_updated AS (
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
                        next_attempt_at = CASE WHEN i.outcome = \(DeliveryState.failed.sqlLiteral) THEN now() + i.retry_ms * interval '1 millisecond' END,
                        delivered_at = CASE WHEN i.outcome = \(DeliveryState.delivered.sqlLiteral) THEN now() ELSE d.delivered_at END,
-                       held_since = NULL, updated_at = now()
+                       held_since = NULL, own_failure = i.own_failure, updated_at = now()
                 FROM \(name)_input i
                 WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND \(attemptable("d"))
                 RETURNING d.id),
@@ -72,6 +77,7 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
         values.set(name + "_errors", attempts.map { text($0.error, 2000) })
         values.set(name + "_excerpts", attempts.map { text($0.responseExcerpt, 1000) })
         values.set(name + "_workers", attempts.map { text($0.worker, 200) })
+        values.set(name + "_own_failures", batch.map(\.ownFailure))
     }
 
     /// Peer text as stored: never NUL, bounded.

@@ -8,8 +8,9 @@ import RelayQueue
 /// backlog drains. Run each second by every replica's `TargetProbeService`: row locks taken with SKIP LOCKED and
 /// a target's `drained_at` keep two replicas from picking one target within a second.
 extension PostgresTargetHealthStore {
-    /// For each open target whose probe is due and not under way, its oldest held delivery is
-    /// made its probe (claimed until `lease` from now) and its job made to run now. Returns
+    /// For each open target whose probe is due and not under way, its oldest held delivery
+    /// that did not last fail for reasons of its own (never attempted, or failed by the target:
+    /// `own_failure`) is made its probe, or else its oldest held one (claimed until `lease` from now) and its job made to run now. Returns
     /// the deliveries picked.
     public func startProbes(lease: Duration) async throws -> [Int64] {
         try await client.withTransaction(logger: logger) { tx in
@@ -21,7 +22,7 @@ extension PostgresTargetHealthStore {
                 picked AS (
                     SELECT due.key, oldest.id FROM due
                     CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key"))
-                                        ORDER BY d.id LIMIT 1) oldest)
+                                        ORDER BY d.own_failure, d.id LIMIT 1) oldest)
                 UPDATE delivery_targets t SET probe_delivery_id = picked.id,
                        probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
                 FROM picked WHERE t.key = picked.key

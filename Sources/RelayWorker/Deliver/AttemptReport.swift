@@ -1,3 +1,5 @@
+public import RelayCore
+
 /// How one attempt at a delivery went, before it is recorded.
 public struct AttemptReport: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
@@ -15,9 +17,14 @@ public struct AttemptReport: Sendable, Equatable {
     public var excerpt: String?
     /// The target asked for this wait (429/503 Retry-After).
     public var retryAfter: Duration?
+    /// When it failed: whether the target's breaker counts it (`.target`) or it fails this
+    /// delivery alone (`.delivery`). Unless given: transient failures are the target's,
+    /// permanent ones the delivery's.
+    public var cause: FailureCause
 
     public init(result: Result, statusCode: Int? = nil, smtpReply: String? = nil, error: String? = nil,
-                excerpt: String? = nil, retryAfter: Duration? = nil) {
+                excerpt: String? = nil, retryAfter: Duration? = nil, cause: FailureCause? = nil) {
+        self.cause = cause ?? (result == .permanent ? .delivery : .target)
         self.result = result
         self.statusCode = statusCode
         self.smtpReply = smtpReply

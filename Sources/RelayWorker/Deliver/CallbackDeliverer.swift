@@ -6,6 +6,9 @@ import RelayStore
 
 /// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.
 /// 2xx delivers; 410 is final; 429 and 503 wait for their Retry-After; 3xx is not followed.
+/// Whose fault a failure is (`FailureCause`): the endpoint's when it could not be reached or
+/// its status says so (`FailureCause.ofCallbackStatus`), this delivery's for any other 4xx and
+/// for what the relay itself cannot do (a secret no longer in the rules, a refused address).
 public struct CallbackDeliverer: Sendable {
     let sender: CallbackSender
     let rules: RulesStore
@@ -21,7 +24,8 @@ public struct CallbackDeliverer: Sendable {
         }
         guard let keyID = delivery.signingKeyID, let secret = rules.current.signingKeys[keyID] else {
             // The rules file no longer has this secret: a reload that restores it lets the retries succeed.
-            return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force")
+            return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force",
+                                 cause: .delivery)
         }
         // The attempt's trace context, so the partner can continue the trace (W3C Trace Context),
         // unless the rule sets the header itself.
@@ -35,14 +39,24 @@ public struct CallbackDeliverer: Sendable {
         do {
             response = try await sender.send(request)
         } catch {
-            return AttemptReport(result: error.isPermanent ? .permanent : .transient, error: error.description)
+            return AttemptReport(result: error.isPermanent ? .permanent : .transient, error: error.description, cause: Self.cause(of: error))
         }
         return Self.report(for: response)
     }
 
+    /// An invalid URL or an address callbacks may not reach is the relay's configuration, not
+    /// the endpoint's health; DNS, timeouts and transport errors are the endpoint's.
+    public static func cause(of error: CallbackError) -> FailureCause {
+        switch error {
+        case .invalidURL, .refusedAddress: .delivery
+        case .unresolvable, .timeout, .transport: .target
+        }
+    }
+
     public static func report(for response: CallbackResponse) -> AttemptReport {
         let status = response.status
-        var report = AttemptReport(result: .transient, statusCode: status, excerpt: response.excerpt.isEmpty ? nil : response.excerpt)
+        var report = AttemptReport(result: .transient, statusCode: status, excerpt: response.excerpt.isEmpty ? nil : response.excerpt,
+                                   cause: FailureCause.ofCallbackStatus(status))
         switch status {
         case 200..<300:
             report.result = .delivered

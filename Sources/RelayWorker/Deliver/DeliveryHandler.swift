@@ -71,8 +71,9 @@ public struct DeliveryHandler: JobHandler {
             }
             health = current
             var admission = breaker.admission(current, deliveryID: delivery.id, now: now)
-            // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate.
-            if admission == .attempt, delivery.heldSince != nil { admission = .hold }
+            // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate;
+            // unless no drain would release it: held under another key (an origin, before 0033) or by no row.
+            if admission == .attempt, delivery.heldSince != nil, current != nil, delivery.heldBy == key { admission = .hold }
             switch admission {
             case .attempt: break
             case .probe: probe = true
@@ -99,7 +100,8 @@ public struct DeliveryHandler: JobHandler {
             attempt: number, startedAt: startedAt, durationMilliseconds: Int(clamping: elapsed.milliseconds),
             outcome: decision.state, statusCode: report.statusCode, smtpReply: report.smtpReply, error: report.error,
             responseExcerpt: report.excerpt, worker: workerID)
-        let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn)
+        let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn,
+                                         ownFailure: report.result != .delivered && report.cause == .delivery)
 
         MetricHandles.counter("relay_deliveries_total", [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
         MetricHandles.timer("relay_delivery_duration_seconds", [("channel", delivery.channel.rawValue)])
@@ -135,7 +137,8 @@ public struct DeliveryHandler: JobHandler {
             switch delivery.channel {
             case .email:
                 report = await email?.deliver(delivery)
-                    ?? AttemptReport(result: .transient, error: "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent")
+                    ?? AttemptReport(result: .transient, error: "ENTRUPY_RELAY_SMTP_URL and ENTRUPY_RELAY_SMTP_FROM are not set: email cannot be sent",
+                                     cause: .delivery)
             case .webhook:
                 report = await callbacks.deliver(delivery)
             }
@@ -148,18 +151,22 @@ public struct DeliveryHandler: JobHandler {
     }
 
     /// What the attempt says of its target, recorded under the target's lock. A success on a
-    /// target with nothing counted writes nothing; a permanent refusal (410, a refused
-    /// address) is about the message, not the target. A failure to record is logged: the
-    /// attempt itself must still be written with the job.
+    /// target with nothing counted writes nothing. A failure counts only when it is the
+    /// target's (`FailureCause`): one that is this delivery's alone (a 4xx judging the message,
+    /// 410, a refused recipient, the relay's own configuration) counts nothing, and as a probe
+    /// it only frees the probe's claim. A failure to record is logged: the attempt itself must
+    /// still be written with the job.
     func recordHealth(_ report: AttemptReport, key: String, before: TargetHealth?, probe: Bool, delivery: DeliveryRecord) async {
         guard let targets, !delivery.isOperational else { return }
         let outcome: TargetBreaker.Outcome
-        switch report.result {
-        case .permanent: return
-        case .delivered:
+        switch (report.result, report.cause) {
+        case (.delivered, _):
             if !probe, before?.isClean ?? true { return }
             outcome = .success
-        case .transient:
+        case (_, .delivery):
+            guard probe else { return }
+            outcome = .inconclusive
+        case (_, .target):
             outcome = .failure(report.error ?? report.statusCode.map { "HTTP \($0)" } ?? "failed")
         }
         do {

@@ -18,6 +18,18 @@ public struct EmailDeliverer: Sendable {
                            messageID: "\(delivery.idempotencyKey)@\(client.configuration.fromDomain)")
     }
 
+    /// Whose fault an SMTP failure is. A recipient's answer (RCPT: a full mailbox, an unknown
+    /// user) fails that email alone, and so does the message's content refused for good at the
+    /// end of DATA (5xx: too large, taken for spam). Everything else is the server's: connecting,
+    /// TLS, the greeting, EHLO, AUTH, MAIL FROM, DATA, a 4xx at the end of DATA, a timeout,
+    /// and 421 (the server closing) whatever it answers.
+    public static func cause(of error: SMTPError) -> FailureCause {
+        guard case .rejected(let command, let reply) = error, reply.code != 421 else { return .target }
+        if command.uppercased().hasPrefix("RCPT") { return .delivery }
+        if command == SMTPClient.endOfData, reply.isPermanent { return .delivery }
+        return .target
+    }
+
     public func deliver(_ delivery: DeliveryRecord) async -> AttemptReport {
         guard let message = message(for: delivery) else {
             return AttemptReport(result: .permanent, error: "stored email payload is incomplete (\(DeliveryPayload.required(for: .email)))")
@@ -27,7 +39,7 @@ public struct EmailDeliverer: Sendable {
             return AttemptReport(result: .delivered, smtpReply: reply.description)
         } catch let error as SMTPError {
             return AttemptReport(result: error.isPermanent ? .permanent : .transient, smtpReply: error.reply?.description,
-                                 error: error.description)
+                                 error: error.description, cause: Self.cause(of: error))
         } catch {
             return AttemptReport(result: .transient, error: "\(error)")
         }
