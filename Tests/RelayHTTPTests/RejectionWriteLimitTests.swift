@@ -31,7 +31,31 @@ import Testing
 
     @Test func theMemoryIsBounded() {
         var limit = RejectionWriteLimit(perSecond: 1_000, perClientPerMinute: 10, memory: 3)
-        #expect((0..<5).filter { limit.admit(shape: "s", client: "c\($0)", epochSeconds: 2_400) }.count == 3)
-        #expect(admitted(&limit, shape: "s", client: "c4", epochSeconds: 2_460))
+        #expect((0..<5).filter { limit.admit(shape: "s", client: "192.0.2.\($0)", epochSeconds: 2_400) }.count == 3)
+        #expect(admitted(&limit, shape: "s", client: "192.0.2.4", epochSeconds: 2_460))
+    }
+
+    /// Issue 42, finding 8: a sender with a /64 (every IPv6 host has one) gets one client's share.
+    @Test func manyAddressesInOneSlash64ShareOneLimit() {
+        var limit = RejectionWriteLimit(perSecond: 1_000, perClientPerMinute: 10)
+        let written = (0..<500).filter { limit.admit(shape: "length \($0)", client: "2001:db8:7:1::\(String($0, radix: 16))", epochSeconds: 3_000) }
+        #expect(written.count == 10)
+        #expect(admitted(&limit, shape: "length 1", client: "2001:db8:7:2::1", epochSeconds: 3_001), "the next /64 is another client")
+        #expect(admitted(&limit, shape: "length 1", client: "192.0.2.1", epochSeconds: 3_001))
+    }
+
+    /// ... and one with a /48 (what a tunnel broker hands out free) gets two clients' worth.
+    @Test func theSlash64sOfOneSlash48ShareAWiderLimit() {
+        var limit = RejectionWriteLimit(perSecond: 1_000, perClientPerMinute: 10, perNetworkPerMinute: 20)
+        let written = (0..<500).filter { limit.admit(shape: "s", client: "2001:db8:7:\(String($0, radix: 16))::1", epochSeconds: 3_600) }
+        #expect(written.count == 20)
+        #expect(admitted(&limit, shape: "s", client: "2001:db8:8::1", epochSeconds: 3_601), "another /48")
+    }
+
+    /// An IPv4-mapped address is the IPv4 sender; unreadable addresses share one bucket.
+    @Test func mappedAndUnreadableAddressesCannotMultiplyTheShare() {
+        var limit = RejectionWriteLimit(perSecond: 1_000, perClientPerMinute: 10)
+        #expect((0..<20).filter { limit.admit(shape: "a\($0)", client: $0 % 2 == 0 ? "203.0.113.9" : "::ffff:203.0.113.9", epochSeconds: 4_200) }.count == 10)
+        #expect((0..<20).filter { limit.admit(shape: "b\($0)", client: "garbage \($0)", epochSeconds: 4_200) }.count == 10)
     }
 }

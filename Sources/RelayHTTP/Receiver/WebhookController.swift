@@ -158,9 +158,7 @@ public struct WebhookController: Sendable {
     /// Whose share of the body slots a request takes: its address, or for IPv6 its /64 (one
     /// host commonly holds a whole /64, so single addresses would be free to take).
     static func slotKey(_ client: String?) -> String {
-        guard let client, let address = IPAddress(client) else { return client ?? "unknown" }
-        if address.isIPv4 { return address.description }
-        return address.bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+        ClientBucket(client).client
     }
 
     /// `Connection: close` (and a Retry-After): the rest of an unread body is not waited for.
