@@ -38,4 +38,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0032_support_view_alerts.sql", PackageResources._032_support_view_alerts_sql),
     ("0033_target_endpoints.sql", PackageResources._033_target_endpoints_sql),
     ("0035_erasure_reach.sql", PackageResources._035_erasure_reach_sql),
+    ("0036_audited_actions.sql", PackageResources._036_audited_actions_sql),
 ]

@@ -141,7 +141,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
             guard let id = self.id else {
                 let filter = try self.filter(), dryRun = self.dryRun
                 let report = try await CommandEnvironment.database(environment) { client in
-                    try await PostgresBulkRetry(client: client, logger: logger).run(filter, requestedBy: "command line", dryRun: dryRun)
+                    try await PostgresBulkRetry(client: client, logger: logger).run(filter, requestedBy: CommandOperator.name, dryRun: dryRun)
                 }
                 print(dryRun ? "\(report.matched) deliveries match; none retried (--dry-run)"
                              : "\(report.matched) deliveries matched: \(report.queued) will be attempted again now, \(report.skipped) skipped "

@@ -4,6 +4,7 @@ import RelayApp
 import RelayCore
 import RelayStore
 import RelayHTTP
+import RelayRules
 
 struct TargetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,12 +84,18 @@ struct TargetsCommand: AsyncParsableCommand {
         }
     }
 
+    /// A transition like the breaker's (`target.disabled`, `target.enabled`) naming who ran the
+    /// command, alerting through the rules file the worker reads (`ENTRUPY_RELAY_RULES_FILE`).
     static func set(_ target: String, enabled: Bool) async throws {
         let environment = try CommandEnvironment(receiving: false)
         let logger = environment.logger
         let key = Int64(target) == nil ? TargetKey.normalized(target) : target
+        let settings = environment.settings
         let health = try await CommandEnvironment.database(environment) { client in
-            try await PostgresTargetHealthStore(client: client, logger: logger).set(key, enabled: enabled, by: "command line")
+            let rules = try WorkerAssembly.rulesStore(settings: settings)
+            return try await PostgresTargetHealthStore(client: client, logger: logger).set(key, enabled: enabled, by: CommandOperator.name) { event in
+                DeliveryPlanner.plan(rules: rules.current, event: event)
+            }
         }
         guard let health else { throw ValidationError("no target \(target): see `targets list`") }
         print("\(health.key) is \(health.state.rawValue)")

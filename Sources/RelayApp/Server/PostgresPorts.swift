@@ -14,7 +14,6 @@ extension PostgresRequestSlots: RequestSlots {}
 extension PostgresSDKUserRepository: SDKUserStore {}
 extension PostgresSessionRepository: ConsoleSessionStore {}
 extension PostgresSignInLimiter: SignInLimiter {}
-extension PostgresTargetHealthStore: TargetQueries {}
 extension PostgresTokenRepository: TokenChecking {}
 extension PostgresWebhookEventRepository: WebhookEventQueries {}
 extension PostgresWebhookEventRepository: WebhookEventRepository {}

@@ -5,12 +5,13 @@ import PostgresNIO
 import RelayCore
 import RelayHTTP
 import RelayStore
+import RelayWorker
 
 extension RelayServer {
     /// `/v1/...`, `/openapi.json` and `/console/...`, sharing one authenticator (and so one
     /// count of failed sign-ins per client address), on `client`: the API's own pool.
     static func addQueryRoutes(to router: Router<RelayRequestContext>, settings: RelaySettings, client: PostgresClient,
-                               api: EntrupyAPIClient?, importer: (any ItemImporting)?, logger: Logger) {
+                               api: EntrupyAPIClient?, rules: RulesStore, importer: (any ItemImporting)?, logger: Logger) {
         let tokens = PostgresTokenRepository(client: client, logger: logger)
         let auth = BearerAuthenticator(
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
@@ -32,7 +33,7 @@ extension RelayServer {
             imageSources: settings.http.consoleImageSources,
             erasures: PostgresErasureStore(client: client, logger: logger),
             changes: PostgresChangeFeed(client: client, logger: logger),
-            targets: PostgresTargetHealthStore(client: client, logger: logger)
+            targets: RuledTargetControl(store: PostgresTargetHealthStore(client: client, logger: logger), rules: rules)
         ).add(to: router)
     }
 }

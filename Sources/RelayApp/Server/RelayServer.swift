@@ -54,7 +54,8 @@ public struct RelayServer {
         )
         // Read before anything that needs a shutdown is made (an HTTP client must not be dropped
         // unclosed): a rules file that cannot be read stops `serve` here with the parser's message.
-        let importRules = worker == nil && settings.entrupy.token != nil ? try WorkerAssembly.rulesStore(settings: settings) : nil
+        // The rules also plan the alerts of an operator's target enable or disable.
+        let rules = try worker?.rules ?? WorkerAssembly.rulesStore(settings: settings)
         // The Entrupy API client of the SDK endpoint (the worker's when there is one) and its health.
         var api = worker?.api
         var apiHTTPService: ShutdownHook?
@@ -74,8 +75,8 @@ public struct RelayServer {
         let router = Self.buildRouter(
             settings: settings, ingestor: ingestor, rejectionLog: repository,
             readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: monitor, logger: logger),
-            registry: registry, apiClient: apiClient, api: api,
-            importer: Self.importer(worker: worker, api: api, rules: importRules, client: client, logger: logger), logger: logger)
+            registry: registry, apiClient: apiClient, api: api, rules: rules,
+            importer: Self.importer(worker: worker, api: api, rules: rules, client: client, logger: logger), logger: logger)
         application = Self.buildApplication(router: router, settings: settings, onServerRunning: onServerRunning, logger: logger)
     }
 
@@ -83,7 +84,7 @@ public struct RelayServer {
     static func buildRouter(settings: RelaySettings, ingestor: GroupCommitIngestor, rejectionLog: any WebhookRejectionLog,
                             readiness: any ReadinessCheck,
                             registry: PrometheusCollectorRegistry, apiClient: PostgresClient, api: EntrupyAPIClient?,
-                            importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
+                            rules: RulesStore, importer: (any ItemImporting)?, logger: Logger) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         // A server span per request, a new trace linked to a caller's traceparent, the query's
@@ -108,7 +109,7 @@ public struct RelayServer {
         ).addRoutes(to: router)
         HealthController(readiness: readiness, registry: registry, servesMetrics: settings.http.metricsPort == nil, detailed: false)
             .addRoutes(to: router)
-        addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, importer: importer, logger: logger)
+        addQueryRoutes(to: router, settings: settings, client: apiClient, api: api, rules: rules, importer: importer, logger: logger)
         routeMethods.set(from: router)
         return router
     }

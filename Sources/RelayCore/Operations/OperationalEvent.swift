@@ -13,9 +13,12 @@ public struct OperationalEvent: Sendable, Equatable {
     public var failingSince: Date?
     /// The dead delivery (delivery.dead).
     public var delivery: DeliveryRecord?
+    /// Who made the change when an operator did (`token NAME`, `console NAME`, `cli (USER)`);
+    /// nil for the relay's own transitions.
+    public var by: String?
 
     public init(kind: OperationalKind, occurredAt: Date, target: String, state: TargetState? = nil, error: String? = nil,
-                failingSince: Date? = nil, delivery: DeliveryRecord? = nil) {
+                failingSince: Date? = nil, delivery: DeliveryRecord? = nil, by: String? = nil) {
         self.kind = kind
         self.occurredAt = occurredAt
         self.target = target
@@ -23,6 +26,7 @@ public struct OperationalEvent: Sendable, Equatable {
         self.error = error
         self.failingSince = failingSince
         self.delivery = delivery
+        self.by = by
     }
 
     /// A target's change, from its health after it.
@@ -34,7 +38,7 @@ public struct OperationalEvent: Sendable, Equatable {
     /// The names an operational rule's templates may use.
     public static let variableNames: Set<String> = [
         "transition", "occurred_at", "target", "target_state", "error", "failing_since",
-        "delivery_id", "rule", "channel", "entrupy_id", "idempotency_key", "attempts",
+        "delivery_id", "rule", "channel", "entrupy_id", "idempotency_key", "attempts", "by",
     ]
 
     /// Template values: absent fields are left out, so `{{#delivery_id}}...{{/delivery_id}}` can test them.
@@ -43,7 +47,7 @@ public struct OperationalEvent: Sendable, Equatable {
         let optional: [(String, String?)] = [
             ("target_state", state?.rawValue), ("error", error), ("failing_since", failingSince.map(ISODate.text)),
             ("delivery_id", delivery.map { String($0.id) }), ("rule", delivery?.rule), ("channel", delivery?.channel.rawValue),
-            ("entrupy_id", delivery?.entrupyID), ("idempotency_key", delivery?.idempotencyKey), ("attempts", delivery.map { String($0.attempts) }),
+            ("entrupy_id", delivery?.entrupyID), ("idempotency_key", delivery?.idempotencyKey), ("attempts", delivery.map { String($0.attempts) }), ("by", by),
         ]
         for (name, value) in optional { if let value { values[name] = value } }
         return values
@@ -55,7 +59,7 @@ public struct OperationalEvent: Sendable, Equatable {
         var object: [String: JSONValue] = [
             "transition": .string(kind.rawValue), "occurred_at": .string(ISODate.text(occurredAt)), "target": .string(target),
             "target_state": text(state?.rawValue), "error": text(error), "failing_since": text(failingSince.map(ISODate.text)),
-            "delivery": .null,
+            "delivery": .null, "by": text(by),
         ]
         if let delivery {
             object["delivery"] = .object([

@@ -9,6 +9,9 @@ public enum OperationalKind: String, Sendable, Codable, CaseIterable {
     case targetOpened = "target.opened"
     case targetDisabled = "target.disabled"
     case targetRecovered = "target.recovered"
+    /// An operator enabled a disabled or open target (`by` names who); `target.recovered` is
+    /// the breaker's own closing after a probe succeeded.
+    case targetEnabled = "target.enabled"
 
     public init(_ change: TargetChange) {
         switch change {

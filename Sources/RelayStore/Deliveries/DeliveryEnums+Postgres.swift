@@ -6,3 +6,5 @@ import RelayCore
 extension DeliveryState: PostgresCodable {}
 
 extension DeliveryChannel: PostgresCodable {}
+
+extension BulkActionState: PostgresCodable {}

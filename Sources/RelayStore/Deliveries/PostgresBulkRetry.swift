@@ -5,8 +5,8 @@ public import RelayCore
 
 /// A bulk redrive: the deliveries a `DeliveryFilter` names, counted first (a dry run) or each
 /// retried as `retry(id:)` retries one (its own short transaction: one being attempted at that
-/// moment, delivered meanwhile or without its payload is skipped), then recorded in
-/// `bulk_actions`. At most `BulkRetryTooMany.limit` at a time: more is refused, so that one call never holds a
+/// moment, delivered meanwhile or without its payload is skipped), recorded in `bulk_actions`
+/// from before the first to after the last. At most `BulkRetryTooMany.limit` at a time: more is refused, so that one call never holds a
 /// request for minutes; narrow the filter.
 public struct PostgresBulkRetry: Sendable {
     let client: PostgresClient
@@ -37,25 +37,32 @@ public struct PostgresBulkRetry: Sendable {
         return ids
     }
 
-    /// Counts (`dryRun`) or retries what the filter names; `requestedBy` is recorded.
+    /// Counts (`dryRun`) or retries what the filter names. Its `bulk_actions` row (who, the
+    /// filters, what matched) is written `running` before any delivery is touched and finished
+    /// after (`done`, or `failed` with the error), so re-queued deliveries always have a record,
+    /// even when the process dies part way (its row stays `running`, then `interrupted`).
     public func run(_ filter: DeliveryFilter, requestedBy: String, dryRun: Bool) async throws -> BulkRetryReport {
         let ids = try await matching(filter, limit: BulkRetryTooMany.limit + 1)
         if ids.count > BulkRetryTooMany.limit { throw BulkRetryTooMany(matched: ids.count) }
         if dryRun { return BulkRetryReport(id: nil, dryRun: true, matched: ids.count, queued: 0, skipped: 0) }
+        _ = try await markInterrupted()
+        let recorded = try await begin(filter, requestedBy: requestedBy, matched: ids.count)
+        logger.notice("bulk retry starting", metadata: ["bulk_action_id": "\(recorded)", "matched": "\(ids.count)", "by": "\(requestedBy)"])
         let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
         var queued = 0
-        for id in ids {
-            if try await deliveries.retry(id: id) == .queued { queued += 1 }
+        do {
+            for (index, id) in ids.enumerated() {
+                if try await deliveries.retry(id: id) == .queued { queued += 1 }
+                if (index + 1) % Self.progressEvery == 0 { try await progress(recorded, queued: queued) }
+            }
+        } catch {
+            logger.error("bulk retry failed part way", metadata: ["bulk_action_id": "\(recorded)", "queued": "\(queued)", "error": "\(error)"])
+            // Best effort: if even this fails the row stays `running`, and a later run marks it interrupted.
+            try? await finish(recorded, state: .failed, queued: queued, error: String(describing: error))
+            throw error
         }
-        let filters = JSONValue.object(filter.recorded.mapValues(JSONValue.string)).jsonText
-        let rows = try await client.query("""
-            INSERT INTO bulk_actions (action, requested_by, filters, matched, queued)
-            VALUES ('retry_deliveries', \(requestedBy), \(filters)::jsonb, \(ids.count), \(queued))
-            RETURNING id
-            """, logger: logger)
-        var recorded: Int64?
-        for try await id in rows.decode(Int64.self) { recorded = id }
-        logger.notice("bulk retry", metadata: ["bulk_action_id": "\(recorded ?? 0)", "matched": "\(ids.count)", "queued": "\(queued)",
+        try await finish(recorded, state: .done, queued: queued)
+        logger.notice("bulk retry", metadata: ["bulk_action_id": "\(recorded)", "matched": "\(ids.count)", "queued": "\(queued)",
                                                "by": "\(requestedBy)"])
         return BulkRetryReport(id: recorded, dryRun: false, matched: ids.count, queued: queued, skipped: ids.count - queued)
     }

@@ -63,31 +63,6 @@ public struct PostgresTargetHealthStore: Sendable {
         }
     }
 
-    /// An operator's enable or disable, by the target's ID or key. Nil: no such target.
-    public func set(_ target: String, enabled: Bool, by operatorName: String) async throws -> TargetHealth? {
-        try await client.withTransaction(logger: logger) { tx in
-            let id = Int64(target)
-            if !enabled, id == nil {
-                // A target never failed can still be disabled by its key.
-                try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(target)) ON CONFLICT (key) DO NOTHING", logger: logger)
-            }
-            let rows = try await tx.query("""
-                SELECT now(), \(unescaped: Self.columns) FROM delivery_targets t
-                WHERE t.id = \(id) OR (\(id)::bigint IS NULL AND t.key = \(target)) FOR UPDATE
-                """, logger: logger)
-            var found: (TargetHealth, Date)?
-            for try await row in rows {
-                var cells = PostgresRowCells(row)
-                let now: Date = try cells.next()
-                if let health = try Self.health(from: &cells) { found = (health, now) }
-            }
-            guard let (current, now) = found else { return nil }
-            let next = enabled ? TargetBreaker.enabled(current, now: now) : TargetBreaker.disabled(current, by: operatorName, now: now)
-            try await Self.write(next, on: tx, logger: logger)
-            return next
-        }
-    }
-
     /// Every target with a row, with its held backlog, worst first.
     public func list() async throws -> [TargetSummary] {
         let rows = try await client.query("""
