@@ -37,6 +37,7 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0031_job_trace_context.sql", PackageResources._031_job_trace_context_sql),
     ("0032_support_view_alerts.sql", PackageResources._032_support_view_alerts_sql),
     ("0033_target_endpoints.sql", PackageResources._033_target_endpoints_sql),
+    ("0034_support_session_limits.sql", PackageResources._034_support_session_limits_sql),
     ("0035_erasure_reach.sql", PackageResources._035_erasure_reach_sql),
     ("0036_audited_actions.sql", PackageResources._036_audited_actions_sql),
 ]

@@ -59,7 +59,7 @@ struct CommandEnvironment {
             fail(error.description)
         } catch let error as BulkRetryTooMany {
             fail(error.description)
-        } catch let error as ChangeCursor.Ahead {
+        } catch let error as ChangeCursor.Refused {
             fail(error.description)
         } catch {
             fail("\(environment.settings.database.url): \(PostgresErrorText.describe(error))")

@@ -33,8 +33,10 @@ struct WorkerCommand: AsyncParsableCommand {
         // The pools close last, once every service that writes through them has returned.
         var services: [any Service] = [warmup] + worker.services
         if let port {
+            let feedLag = ChangeFeedLagMonitor(client: client, logger: logger)
+            services.append(feedLag)
             services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
-                                                  registry: registry, entrupy: worker.health, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
+                                                  registry: registry, entrupy: worker.health, feedLag: feedLag, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
                                                   maxConnections: settings.http.maxConnections, logger: logger))
         }
         services.append(SystemdReadyService())

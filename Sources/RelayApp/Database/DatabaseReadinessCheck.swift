@@ -11,20 +11,23 @@ public import RelayStore
 /// has been applied (a replica started before `migrate` ran is not ready), and once the
 /// connections it warms at start are open (`PoolWarmup`, or it gave up on them). Entrupy's health
 /// (the last call of the health route) is reported as its own check under `entrupy`, but never makes
-/// the relay unready: while Entrupy is down the receiver must keep storing webhooks.
+/// the relay unready: while Entrupy is down the receiver must keep storing webhooks. Nor does the
+/// change feed's lag (`ChangeFeedLagMonitor`), reported under `change_feed`.
 public struct DatabaseReadinessCheck: ReadinessCheck {
     let client: PostgresClient
     let warmup: PoolWarmup?
     let catalog: MigrationCatalog
     let entrupy: EntrupyHealthMonitor?
+    let feedLag: ChangeFeedLagMonitor?
     let logger: Logger
 
     public init(client: PostgresClient, warmup: PoolWarmup? = nil, catalog: MigrationCatalog,
-                entrupy: EntrupyHealthMonitor? = nil, logger: Logger) {
+                entrupy: EntrupyHealthMonitor? = nil, feedLag: ChangeFeedLagMonitor? = nil, logger: Logger) {
         self.client = client
         self.warmup = warmup
         self.catalog = catalog
         self.entrupy = entrupy
+        self.feedLag = feedLag
         self.logger = logger
     }
 
@@ -38,6 +41,7 @@ public struct DatabaseReadinessCheck: ReadinessCheck {
         }
         if let warmup { report.checks["database_pool"] = warmup.status.summary }
         report.checks["entrupy"] = entrupy?.current.summary ?? "not configured: no ENTRUPY_RELAY_ENTRUPY_API_TOKEN"
+        if let feedLag { report.checks["change_feed"] = feedLag.summary }
         return report
     }
 

@@ -12,14 +12,15 @@ public import RelayStore
 /// else (`entrupy-relay worker --port P`), so every replica can be probed and scraped.
 public enum OperationsServer {
     public static func make(host: String, port: Int, client: PostgresClient, warmup: PoolWarmup? = nil, catalog: MigrationCatalog,
-                            registry: PrometheusCollectorRegistry, entrupy: EntrupyHealthMonitor?, idleTimeout: Duration,
-                            maxConnections: Int, logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
+                            registry: PrometheusCollectorRegistry, entrupy: EntrupyHealthMonitor?, feedLag: ChangeFeedLagMonitor? = nil,
+                            idleTimeout: Duration, maxConnections: Int, logger: Logger) -> Application<RouterResponder<RelayRequestContext>> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware<RelayRequestContext>(routes: routeMethods))
-        HealthController(readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: entrupy, logger: logger),
+        HealthController(readiness: DatabaseReadinessCheck(client: client, warmup: warmup, catalog: catalog, entrupy: entrupy,
+                                                            feedLag: feedLag, logger: logger),
                          registry: registry)
             .addRoutes(to: router)
         routeMethods.set(from: router)

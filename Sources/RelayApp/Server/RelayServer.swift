@@ -33,6 +33,8 @@ public struct RelayServer {
     /// the SDK endpoint has an API client without a worker.
     let entrupyHealth: EntrupyHealthMonitor?
     let ownsEntrupyHealth: Bool
+    /// How long an open transaction has held the change feed back (`relay_change_feed_lag_seconds`).
+    let feedLag: ChangeFeedLagMonitor
     /// `/metrics` (with `/healthz` and `/readyz`) on ENTRUPY_RELAY_METRICS_PORT, when set.
     let operations: Application<RouterResponder<RelayRequestContext>>?
 
@@ -68,9 +70,11 @@ public struct RelayServer {
         let monitor = worker?.health ?? api.map { WorkerAssembly.healthMonitor(settings: settings, api: $0, logger: logger) }
         entrupyHealth = monitor
         ownsEntrupyHealth = worker == nil && monitor != nil
+        let feedLag = ChangeFeedLagMonitor(client: client, logger: logger)
+        self.feedLag = feedLag
         operations = settings.http.metricsPort.map { port in
             OperationsServer.make(host: settings.http.metricsHost, port: port, client: client, warmup: warmup, catalog: catalog, registry: registry,
-                                  entrupy: monitor, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
+                                  entrupy: monitor, feedLag: feedLag, idleTimeout: .seconds(settings.http.idleTimeoutSeconds), maxConnections: 64, logger: logger)
         }
         let router = Self.buildRouter(
             settings: settings, ingestor: ingestor, rejectionLog: repository,
@@ -151,7 +155,7 @@ public struct RelayServer {
     public var poolUsers: [any Service] {
         let hangup: [any Service] = hangupService.map { [$0] } ?? []
         let health: [any Service] = ownsEntrupyHealth ? entrupyHealth.map { [$0] } ?? [] : []
-        return [warmup] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
+        return [warmup, feedLag] + (apiHTTPService.map { [$0] } ?? []) + health + (worker?.services ?? hangup) + [ingestor, application]
             + (operations.map { [$0] } ?? [])
     }
 

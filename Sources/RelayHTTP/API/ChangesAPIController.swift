@@ -5,7 +5,8 @@ import RelayCore
 /// `GET /v1/changes?after=CURSOR&limit=N&wait=S`: every transition, in an order a reader follows
 /// with the cursor and never skips one (even when transactions commit out of the order in
 /// which they took their IDs: `PostgresChangeFeed`), optionally waiting up to `wait` seconds
-/// for the next one.
+/// for the next one. A cursor from another history of the database (a restore, a point-in-time
+/// recovery, a failover) is 409 with what to do; text that is no cursor is 400.
 public struct ChangesAPIController: Sendable {
     static let maxWaitSeconds = 30
 
@@ -36,7 +37,7 @@ public struct ChangesAPIController: Sendable {
         do {
             let entries = try await feed.changes(after: cursor, limit: limit, wait: .seconds(wait))
             return try JSONResponse.make(APIChanges(entries, after: cursor))
-        } catch let error as ChangeCursor.Ahead {
+        } catch let error as ChangeCursor.Refused {
             throw APIError(.conflict, error.description)
         }
     }
