@@ -94,6 +94,27 @@ struct TargetRowTests {
         }
     }
 
+    /// An operator who disables a host (`targets disable https://partner.example`) holds every
+    /// endpoint on it, paths that exist now or later, under the host's key; the breaker's own
+    /// disable of a host's root holds only the root. Enabled again, the host is healthy.
+    @Test func anOperatorsDisabledHostHoldsEveryEndpointOnIt() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let store = PostgresTargetHealthStore(client: client, logger: TestDatabase.logger)
+            let path = TargetKey.endpoint(of: "https://partner.example/hooks/orders")
+            try await TestDatabase.execute(db, """
+                INSERT INTO delivery_targets (key, state, disabled_by) VALUES
+                    ('https://partner.example', 'disabled', 'token ops'), ('https://flaky.example', 'disabled', 'breaker')
+                """)
+            let (held, _) = try await store.health(key: path)
+            #expect(held?.key == "https://partner.example" && held?.state == .disabled)
+            let (other, _) = try await store.health(key: TargetKey.endpoint(of: "https://flaky.example/hook"))
+            #expect(other == nil, "a host the breaker disabled holds its root only")
+            try await TestDatabase.execute(db, "UPDATE delivery_targets SET state = 'healthy', disabled_by = NULL WHERE key = 'https://partner.example'")
+            let (enabled, _) = try await store.health(key: path)
+            #expect(enabled == nil)
+        }
+    }
+
     /// A state this release does not know (written by a newer one, or by hand) is an error that
     /// names the row, never a healthy target.
     @Test func anUnknownStoredStateIsAnErrorNamingTheRow() async throws {

@@ -82,7 +82,7 @@ public struct TargetBreaker: Sendable {
                    now.timeIntervalSince(since) >= disableAfter.timeInterval {
                     next.state = .disabled
                     next.stateSince = now
-                    next.disabledBy = "breaker"
+                    next.disabledBy = TargetHealth.breakerName
                     next.nextProbeAt = nil
                     next.probeDeliveryID = nil
                     next.probeUntil = nil

@@ -3,6 +3,9 @@ public import Foundation
 /// One target's health as stored (`delivery_targets`): its state, since when, and what the
 /// breaker counts. A target never attempted or never failed has no row: `healthy(key:)`.
 public struct TargetHealth: Sendable, Equatable {
+    /// `disabledBy` when the breaker disabled the target (after failing too long), not a person.
+    public static let breakerName = "breaker"
+
     public var id: Int64?
     public var key: String
     public var state: TargetState

@@ -38,6 +38,12 @@ public enum TargetKey {
         return endpoint(of: text)
     }
 
+    /// The host's key (the origin) of an endpoint's key; `smtp` and an origin are their own.
+    public static func host(ofKey key: String) -> String {
+        guard let marker = key.range(of: pathMarker, options: .backwards) else { return key }
+        return String(key[..<marker.lowerBound])
+    }
+
     /// The endpoint's key of an absolute URL; the URL masked (`MaskedURL`) when it has no origin.
     public static func endpoint(of url: String) -> String {
         guard let components = URLComponents(string: url), let origin = origin(components: components) else { return masked(url) }

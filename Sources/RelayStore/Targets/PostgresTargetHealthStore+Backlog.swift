@@ -21,8 +21,12 @@ extension PostgresTargetHealthStore {
                     FOR UPDATE SKIP LOCKED),
                 picked AS (
                     SELECT due.key, oldest.id FROM due
-                    CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key"))
-                                        ORDER BY d.own_failure, d.id LIMIT 1) oldest)
+                    -- Two arms, each walking the held index in id order; the second runs only when the first finds none.
+                    CROSS JOIN LATERAL ((SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key")) AND NOT d.own_failure
+                                         ORDER BY d.id LIMIT 1)
+                                        UNION ALL
+                                        (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key")) ORDER BY d.id LIMIT 1)
+                                        LIMIT 1) oldest)
                 UPDATE delivery_targets t SET probe_delivery_id = picked.id,
                        probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
                 FROM picked WHERE t.key = picked.key

@@ -18,11 +18,21 @@ public struct PostgresTargetHealthStore: Sendable {
         self.logger = logger
     }
 
-    /// The target's health (nil: never failed) and the database's time.
+    /// The target's health (nil: never failed) and the database's time. An endpoint whose host
+    /// (its origin's key) an operator disabled answers with the host's row instead: `targets
+    /// disable https://partner.example` holds every endpoint on that host, whichever paths
+    /// exist now or later, and its deliveries are held under the host's key, which `enable`
+    /// drains. A host the breaker disabled holds only its root endpoint.
     public func health(key: String) async throws -> (TargetHealth?, Date) {
+        let host = TargetKey.host(ofKey: key), disabled = TargetState.disabled.rawValue
         let rows = try await client.query("""
             SELECT now(), \(unescaped: Self.columns) FROM (SELECT 1) one
-            LEFT JOIN delivery_targets t ON t.key = \(key)
+            LEFT JOIN LATERAL (
+                SELECT t.*, 0 AS rank FROM delivery_targets t
+                WHERE t.key = \(host) AND \(host) <> \(key) AND t.state = \(disabled) AND t.disabled_by <> \(TargetHealth.breakerName)
+                UNION ALL
+                SELECT t.*, 1 FROM delivery_targets t WHERE t.key = \(key)
+                ORDER BY rank LIMIT 1) t ON true
             """, logger: logger)
         for try await row in rows {
             var cells = PostgresRowCells(row)

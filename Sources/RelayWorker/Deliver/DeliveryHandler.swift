@@ -73,14 +73,16 @@ public struct DeliveryHandler: JobHandler {
             var admission = breaker.admission(current, deliveryID: delivery.id, now: now)
             // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate;
             // unless no drain would release it: held under another key (an origin, before 0033) or by no row.
-            if admission == .attempt, delivery.heldSince != nil, current != nil, delivery.heldBy == key { admission = .hold }
+            // The row may be the endpoint's host, which an operator disabled whole: held under its key.
+            let heldKey = current?.key ?? key
+            if admission == .attempt, delivery.heldSince != nil, current != nil, delivery.heldBy == heldKey { admission = .hold }
             switch admission {
             case .attempt: break
             case .probe: probe = true
             case .hold:
                 MetricHandles.counter("relay_deliveries_held_total", [("channel", delivery.channel.rawValue)]).increment()
                 return JobResult(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)),
-                                 recording: DeliveryHoldWrite(deliveryID: delivery.id, target: key))
+                                 recording: DeliveryHoldWrite(deliveryID: delivery.id, target: heldKey))
             }
         }
 
