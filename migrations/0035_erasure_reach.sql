@@ -18,10 +18,9 @@ CREATE FUNCTION erased_subject_key(kind text, value text) RETURNS bytea
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$ SELECT sha256(convert_to((SELECT key_salt FROM installation) || chr(31) || kind || chr(31) || value, 'UTF8')) $$;
 
--- v2 items name their submitter by `owner.user_id` (no username): an erasure finds them here.
--- Erased items hold the marker there, so the index keeps only what can still be found.
-CREATE INDEX items_owner_user_id ON items ((raw #>> '{owner,user_id}'))
-    WHERE raw #>> '{owner,user_id}' IS NOT NULL;
+-- v2 items name their submitter by `owner.user_id` (no username). An erasure finds them by a
+-- scan of `items`: an expression index on it would be written by every reconcile (each update
+-- of `raw` is a new index entry) to serve an operation run a few times a year.
 
 -- An erasure that found nothing stored says so, rather than "done" with zero counts. Older
 -- records are classified by their counts (the table holds one row per erasure: a few rows).

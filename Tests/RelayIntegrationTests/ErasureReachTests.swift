@@ -159,4 +159,25 @@ struct ErasureReachTests {
                 """) == ["V2-A:[erased]:true", "V2-B:[erased]:true", "V2-C:usr_88:false"])
         }
     }
+
+    /// A v2 item that names its submitter only by a user ID no other item links to a username
+    /// is still hers when a webhook about it named her: the item is erased with the webhook.
+    @Test func anItemKnownOnlyThroughAWebhookThatNamedThePersonIsErased() async throws {
+        try await TestDatabase.withFresh { _, client async throws in
+            let store = PostgresReconcileStore(client: client, logger: Self.logger)
+            let item = try Self.v2Item("V2-W", userID: "usr_57", username: nil)
+            let change = ReconcileChange(item: item, observedAt: try await store.clock(), source: .sweep, basedOn: nil,
+                                         transitions: TransitionDiffer.diff(from: nil, to: item.snapshot), deliveries: [])
+            #expect(try await store.commit(change) != nil)
+            try await Self.insertWebhook(client, key: "w1", entrupyID: "V2-W", customerItemID: nil, body: """
+                {"event":"session.completed","data":{"item":{"entrupy_id":"V2-W","owner":{"user":{"username":"dana-entrupy"}}}}}
+                """)
+            let report = try await Self.erase(client, try ErasureSelector.parse(uniqueUserID: nil, email: nil, username: "dana-entrupy", customerItemID: nil))
+            #expect(report.counts["items"] == 1 && report.counts["webhook_bodies"] == 1, "\(report.counts)")
+            #expect(try await Self.strings(client, """
+                SELECT entrupy_id || ':' || (raw #>> '{owner,user_id}') || ':' || (erased_at IS NOT NULL)::text FROM items
+                """) == ["V2-W:[erased]:true"])
+            #expect(try await ErasureTests.mentions("usr_57", client) == [])
+        }
+    }
 }

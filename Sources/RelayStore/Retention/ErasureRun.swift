@@ -34,12 +34,15 @@ struct ErasureRun {
         let people = try await people()
         subjects.usernames = people.usernames
         subjects.userIDs = try await userIDs(of: people.usernames)
-        let items = try await items(usernames: people.usernames, userIDs: subjects.userIDs)
-        let ids = items.map(\.id)
+        let matched = try await items(usernames: people.usernames, userIDs: subjects.userIDs)
         var counts: [String: Int] = ["sdk_users": people.rows]
-        counts["items"] = try await redact(items)
-        let webhooks = try await eraseWebhookBodies(itemIDs: ids, needles: people.needles + subjects.userIDs.flatMap(JSONStringForms.of))
+        let webhooks = try await eraseWebhookBodies(itemIDs: matched.map(\.id),
+                                                    needles: people.needles + subjects.userIDs.flatMap(JSONStringForms.of))
         counts["webhook_bodies"] = webhooks.count
+        // An item known only through a webhook that named the person is theirs too.
+        let items = matched + (try await items(entrupyIDs: webhooks.sessions, besides: matched.map(\.id)))
+        let ids = items.map(\.id)
+        counts["items"] = try await redact(items)
         subjects.entrupyIDs = Array(Set(ids + webhooks.sessions)).sorted()
         if case .customerItemID(let value) = selector { subjects.customerItemIDs = [value] }
         counts["deliveries_cancelled"] = try await cancelDeliveries(itemIDs: ids)
@@ -99,7 +102,9 @@ struct ErasureRun {
         if case .username(let name) = selector { usernames.append(name) }
         if case .email(let email) = selector { emails.append(email) }
         usernames = Array(Set(usernames)).sorted()
-        return (rows, usernames, (usernames + Set(emails).sorted()).flatMap(JSONStringForms.of))
+        // An address is matched as written and lower-cased (the mirror compares it so).
+        let addresses = Set(emails + emails.map { $0.lowercased() }).sorted()
+        return (rows, usernames, (usernames + addresses).flatMap(JSONStringForms.of))
     }
 
     /// The Entrupy user IDs (`owner.user_id`, v2's only name for a submitter) of the usernames:
@@ -124,6 +129,17 @@ struct ErasureRun {
             WHERE username = ANY(\(usernames)::text[]) OR customer_item_id = \(customerItemID)
                OR raw #>> '{owner,user_id}' = ANY(\(userIDs)::text[])
             ORDER BY entrupy_id FOR UPDATE
+            """, logger: logger).decode((String, String).self) { items.append((row.0, row.1)) }
+        return items
+    }
+
+    /// The stored items of these Entrupy IDs but those already matched, locked.
+    func items(entrupyIDs: [String], besides matched: [String]) async throws -> [(id: String, raw: String)] {
+        let wanted = Set(entrupyIDs).subtracting(matched).sorted()
+        guard !wanted.isEmpty else { return [] }
+        var items: [(id: String, raw: String)] = []
+        for try await row in try await tx.query("""
+            SELECT entrupy_id, raw::text FROM items WHERE entrupy_id = ANY(\(wanted)::text[]) ORDER BY entrupy_id FOR UPDATE
             """, logger: logger).decode((String, String).self) { items.append((row.0, row.1)) }
         return items
     }
