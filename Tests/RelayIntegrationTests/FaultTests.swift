@@ -128,14 +128,9 @@ extension FaultTests {
     /// while webhooks arrive, then started again: the receiver answers 503 meanwhile, stays up,
     /// becomes ready again by itself, and every webhook it acknowledged survived the crash.
     @Test func postgresCrashedAndRestartedUnderLoad() async throws {
-        let dir = try TestServerProcess.temporaryDirectory("pg-crash")
-        let script = TestServerProcess.root.appendingPathComponent("deploy/test-servers/pg_cluster.sh").path
-        let pgPort = try await freePort()
-        let started = try await CommandLineTests.run([script, "start", dir.path, String(pgPort)],
-                                                     env: CommandLineTests.environment(nil), executable: "/bin/bash")
-        try #require(started.status == 0, "\(started.stderr)")
-        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/bash"), arguments: [script, "stop", dir.path]).waitUntilExit() }
-        let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cluster = try await PrivateCluster.start("pg-crash")
+        defer { cluster.remove() }
+        let url = cluster.url
         let env = CommandLineTests.environment(nil, ["DATABASE_URL": url, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
                                                      "ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS": "2000"])
         #expect(try await CommandLineTests.run(["migrate"], env: env).status == 0)
@@ -161,11 +156,10 @@ extension FaultTests {
             }
         }
         try await Task.sleep(for: .seconds(1))
-        let crashed = try await CommandLineTests.run([script, "crash", dir.path], env: CommandLineTests.environment(nil), executable: "/bin/bash")
+        let crashed = try await cluster.run("crash")
         #expect(crashed.status == 0, "\(crashed.stderr)")
         try await Task.sleep(for: .seconds(2))
-        let restarted = try await CommandLineTests.run([script, "start", dir.path, String(pgPort)],
-                                                       env: CommandLineTests.environment(nil), executable: "/bin/bash")
+        let restarted = try await cluster.run("start")
         #expect(restarted.status == 0, "\(restarted.stderr)")
         await load.value
 

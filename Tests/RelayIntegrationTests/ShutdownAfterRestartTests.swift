@@ -11,17 +11,10 @@ import Testing
 @Suite("SIGTERM after a database restart", .timeLimit(.minutes(3)))
 struct ShutdownAfterRestartTests {
     @Test func entrupyRefusingConnections() async throws {
-        let dir = try TestServerProcess.temporaryDirectory("pg-restart-shutdown")
-        let script = TestServerProcess.root.appendingPathComponent("deploy/test-servers/pg_cluster.sh").path
-        let pgPort = try await freePort()
-        func cluster(_ arguments: [String]) async throws -> CommandLineTests.Run {
-            try await CommandLineTests.run([script] + arguments, env: CommandLineTests.environment(nil), executable: "/bin/bash")
-        }
-        let started = try await cluster(["start", dir.path, String(pgPort)])
-        try #require(started.status == 0, "\(started.stderr)")
-        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/bash"), arguments: [script, "stop", dir.path]).waitUntilExit() }
-        let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let database = try DatabaseURL(parsing: url)
+        let cluster = try await PrivateCluster.start("pg-restart-shutdown")
+        defer { cluster.remove() }
+        let url = cluster.url
+        let database = try cluster.database
         // Nothing listens there: every call to Entrupy is refused at once.
         let closed = try await freePort()
         // Otherwise the defaults, as it was reproduced: the sync by search runs too (its first pass at start).
@@ -49,10 +42,10 @@ struct ShutdownAfterRestartTests {
         #expect(try await eventually(timeout: .seconds(20)) { try await TestDatabase.scalar(database, failed) >= 16 },
                 "reconciles have failed on the refused connection")
 
-        let stopped = try await cluster(["halt", dir.path])
+        let stopped = try await cluster.run("halt")
         #expect(stopped.status == 0, "\(stopped.stderr)")
         try await Task.sleep(for: .seconds(10))
-        let restarted = try await cluster(["start", dir.path, String(pgPort)])
+        let restarted = try await cluster.run("start")
         #expect(restarted.status == 0, "\(restarted.stderr)")
         #expect(try await eventually(timeout: .seconds(30)) { (try? await probe.status("/readyz")) == 200 })
         // The worker works again: its claims and records reach the restarted server.

@@ -11,17 +11,10 @@ import Testing
 struct PromptShutdownTests {
     @Test func afterADatabaseRestartWithEntrupySilent() async throws {
         try await HostileHTTPPeer.with { peer async throws in
-            let dir = try TestServerProcess.temporaryDirectory("pg-shutdown")
-            let script = TestServerProcess.root.appendingPathComponent("deploy/test-servers/pg_cluster.sh").path
-            let pgPort = try await freePort()
-            func cluster(_ arguments: [String]) async throws -> CommandLineTests.Run {
-                try await CommandLineTests.run([script] + arguments, env: CommandLineTests.environment(nil), executable: "/bin/bash")
-            }
-            let started = try await cluster(["start", dir.path, String(pgPort)])
-            try #require(started.status == 0, "\(started.stderr)")
-            defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/bash"), arguments: [script, "stop", dir.path]).waitUntilExit() }
-            let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let database = try DatabaseURL(parsing: url)
+            let cluster = try await PrivateCluster.start("pg-shutdown")
+            defer { cluster.remove() }
+            let url = cluster.url
+            let database = try cluster.database
             // Entrupy accepts the connection and never answers; a lookup would wait two minutes for it.
             let env = CommandLineTests.environment(nil, [
                 "DATABASE_URL": url, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
@@ -41,10 +34,10 @@ struct PromptShutdownTests {
             #expect(try await eventually(timeout: .seconds(20)) { try await TestDatabase.scalar(database, running) >= 8 },
                     "reconciles are waiting on Entrupy")
 
-            let crashed = try await cluster(["crash", dir.path])
+            let crashed = try await cluster.run("crash")
             #expect(crashed.status == 0, "\(crashed.stderr)")
             try await Task.sleep(for: .seconds(2))
-            let restarted = try await cluster(["start", dir.path, String(pgPort)])
+            let restarted = try await cluster.run("start")
             #expect(restarted.status == 0, "\(restarted.stderr)")
             #expect(try await eventually(timeout: .seconds(30)) { (try? await probe.status("/readyz")) == 200 })
             // The worker works again: its heartbeat and claims reach the restarted server.
