@@ -45,7 +45,7 @@ struct EraseCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let who = "cli (\(ProcessInfo.processInfo.environment["USER"].map { TerminalText.printable(String($0.prefix(64))) } ?? "unknown user"))"
+        let who = CommandOperator.name
         let report = try await CommandEnvironment.database(environment) { client in
             try await PostgresErasureStore(client: client, logger: logger).erase(selector, requestedBy: who, dryRun: dryRun)
         }

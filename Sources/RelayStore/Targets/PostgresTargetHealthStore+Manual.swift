@@ -19,17 +19,10 @@ extension PostgresTargetHealthStore {
                 // A target never failed can still be disabled by its key.
                 try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(target)) ON CONFLICT (key) DO NOTHING", logger: logger)
             }
-            let rows = try await tx.query("""
+            guard let (current, now) = try await Self.lockedRow("""
                 SELECT now(), \(unescaped: Self.columns) FROM delivery_targets t
                 WHERE t.id = \(id) OR (\(id)::bigint IS NULL AND t.key = \(target)) FOR UPDATE
-                """, logger: logger)
-            var found: (TargetHealth, Date)?
-            for try await row in rows {
-                var cells = PostgresRowCells(row)
-                let now: Date = try cells.next()
-                if let health = try Self.health(from: &cells) { found = (health, now) }
-            }
-            guard let (current, now) = found else { return nil }
+                """, on: tx, logger: logger) else { return nil }
             let next = enabled ? TargetBreaker.enabled(current, now: now) : TargetBreaker.disabled(current, by: operatorName, now: now)
             try await Self.write(next, on: tx, logger: logger)
             if let event = OperationalEvent.manual(from: current, to: next, by: operatorName, at: now) {

@@ -21,6 +21,18 @@ extension PostgresTargetHealthStore {
         t.next_probe_at, t.probe_delivery_id, t.probe_until, t.disabled_by
         """
 
+    /// The row a `SELECT now(), columns … FOR UPDATE` locked, with the database's time; nil
+    /// when there is none. What an attempt's outcome and an operator's change both start from.
+    static func lockedRow(_ query: PostgresQuery, on tx: PostgresConnection, logger: Logger) async throws -> (TargetHealth, Date)? {
+        var found: (TargetHealth, Date)?
+        for try await row in try await tx.query(query, logger: logger) {
+            var cells = PostgresRowCells(row)
+            let now: Date = try cells.next()
+            if let health = try Self.health(from: &cells) { found = (health, now) }
+        }
+        return found
+    }
+
     /// Nil when the row is absent (a LEFT JOIN's nulls); a state this release does not know
     /// throws `UnknownTargetState`.
     static func health(from cells: inout PostgresRowCells) throws -> TargetHealth? {

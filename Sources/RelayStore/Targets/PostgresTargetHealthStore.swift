@@ -52,15 +52,9 @@ public struct PostgresTargetHealthStore: Sendable {
             if case .failure = outcome {
                 try await tx.query("INSERT INTO delivery_targets (key) VALUES (\(key)) ON CONFLICT (key) DO NOTHING", logger: logger)
             }
-            let rows = try await tx.query("""
+            let found = try await Self.lockedRow("""
                 SELECT now(), \(unescaped: Self.columns) FROM delivery_targets t WHERE t.key = \(key) FOR UPDATE
-                """, logger: logger)
-            var found: (TargetHealth, Date)?
-            for try await row in rows {
-                var cells = PostgresRowCells(row)
-                let now: Date = try cells.next()
-                if let health = try Self.health(from: &cells) { found = (health, now) }
-            }
+                """, on: tx, logger: logger)
             // A success on a target with no row: nothing was counted, nothing to write.
             guard let (current, now) = found else { return (TargetHealth.healthy(key: key, at: Date()), nil) }
             let (next, change) = breaker.record(outcome, on: current, probe: probe, now: now)
