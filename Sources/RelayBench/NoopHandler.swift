@@ -1,3 +1,4 @@
+import RelayCore
 import RelayQueue
 import Synchronization
 

@@ -1,3 +1,5 @@
+public import RelayCore
+
 /// A job this worker holds a lease on. `attempt` counts this run (from 1); `crashes` counts
 /// earlier runs whose worker died (the lease ran out while it ran).
 public struct ClaimedJob: Sendable, Equatable {

@@ -1,3 +1,5 @@
+public import RelayCore
+
 /// Runs one kind of job, named by its `Args` type. Throwing counts as a retry with backoff;
 /// the worker records the error.
 public protocol JobHandler: Sendable {

@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 import RelayRuntime
 public import RelayDatabase
 

@@ -3,7 +3,7 @@ import Logging
 import Metrics
 public import PostgresNIO
 import RelayDatabase
-import RelayCore
+public import RelayCore
 import RelayQueue
 import RelayRuntime
 

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayDatabase
-import RelayCore
+public import RelayCore
 
 extension PostgresWebhookEventRepository {
     /// The event with the basis of its reconcile (the database's clock, and the stored state

@@ -1,6 +1,5 @@
 public import Foundation
-import RelayCore
-public import RelayStore
+public import RelayCore
 
 /// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in
 /// RelayApp): the clock that orders answers, the stored states, the submitter's own ID, and

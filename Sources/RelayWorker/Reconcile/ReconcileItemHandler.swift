@@ -1,8 +1,7 @@
 import EntrupyAPI
-import RelayCore
+public import RelayCore
 public import RelayQueue
 public import RelayRuntime
-public import RelayStore
 
 /// `reconcile_item`: the sweep's and support's re-fetch of an item the relay knows.
 public struct ReconcileItemHandler: JobHandler {

@@ -1,7 +1,7 @@
 import EntrupyAPI
 import Foundation
 import Metrics
-import RelayCore
+public import RelayCore
 public import RelayQueue
 public import RelayRuntime
 public import RelayStore

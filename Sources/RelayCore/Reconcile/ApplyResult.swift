@@ -1,5 +1,3 @@
-public import RelayCore
-
 /// What storing a fetched item changed.
 public struct ApplyResult: Sendable, Equatable {
     /// Transitions appended to the timeline (empty when nothing changed).

@@ -1,5 +1,4 @@
 public import Foundation
-public import RelayCore
 
 /// A stored webhook as the reconciler needs it.
 public struct PendingWebhook: Sendable, Equatable {

@@ -1,6 +1,3 @@
-public import RelayCore
-public import RelayQueue
-
 /// `reconcile_item {entrupy_id | customer_item_id, source}`: a re-fetch asked for by the
 /// sweep or by support. At most one unfinished per item.
 public struct ReconcileItemJob: JobArgs, Equatable {
@@ -23,7 +20,7 @@ public struct ReconcileItemJob: JobArgs, Equatable {
 
     public var reconcileSource: ReconcileSource { source == ReconcileSource.manual.label ? .manual : .sweep }
 
-    public func job() throws -> NewJob {
-        try NewJob(self, uniqueKey: "reconcile:" + (entrupyID ?? customerItemID ?? ""), maxAttempts: 10)
-    }
+    /// One unfinished re-fetch per item.
+    public var uniqueKey: String { "reconcile:" + (entrupyID ?? customerItemID ?? "") }
+    public static let maxAttempts = 10
 }

@@ -1,5 +1,4 @@
 public import Foundation
-public import RelayCore
 
 /// What the store holds of an item, as the differ needs it: the compared state, and when
 /// the answer it came from was requested (by the database's clock).
@@ -13,11 +12,5 @@ public struct StoredItemState: Sendable, Equatable {
         self.snapshot = snapshot
         self.fetchedAt = fetchedAt
         self.erased = erased
-    }
-
-    /// From the `items` columns every read of it selects: result, result_final, flag, fetched_at,
-    /// and `erased_at IS NOT NULL`.
-    init(result: String?, resultFinal: Bool, flag: String, fetchedAt: Date, erased: Bool) {
-        self.init(snapshot: ItemSnapshot(result: result, resultFinal: resultFinal, flag: flag), fetchedAt: fetchedAt, erased: erased)
     }
 }

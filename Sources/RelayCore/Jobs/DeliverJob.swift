@@ -1,5 +1,3 @@
-public import RelayQueue
-
 /// `deliver {delivery_id}`: the next attempt at one delivery. At most one unfinished per
 /// delivery (its unique key). The delivery row decides everything else.
 public struct DeliverJob: RowJobArgs, Equatable {
@@ -23,9 +21,5 @@ public struct DeliverJob: RowJobArgs, Equatable {
 
     /// Deliver jobs never run out of attempts by failing: each failed attempt reschedules the
     /// job (a snooze). Only errors of the relay itself (the database) spend these.
-    static let maxAttempts = 25
-
-    func job() throws -> NewJob {
-        try NewJob(self, uniqueKey: Self.uniqueKey(deliveryID: deliveryID), maxAttempts: Self.maxAttempts)
-    }
+    public static let maxAttempts = 25
 }

@@ -1,5 +1,3 @@
-public import RelayQueue
-
 /// `reconcile_webhook {webhook_event_id}`: the follow-up job the receiver enqueues with each
 /// new event (and again when a redelivery arrives for an event that was not processed).
 /// At most one unfinished per event.

@@ -1,5 +1,4 @@
 public import Foundation
-public import RelayCore
 
 /// Everything one reconcile decided, as values for the store to commit in one transaction:
 /// the fetched item, the transitions diffed against `basedOn`, and the deliveries planned
