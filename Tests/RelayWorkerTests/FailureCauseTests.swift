@@ -1,7 +1,6 @@
 import Foundation
 import RelayCore
 import RelayNotify
-import RelayStore
 import RelayWorker
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import RelayCore
 import RelayRules
-import RelayStore
 import RelayWorker
 import Testing
 

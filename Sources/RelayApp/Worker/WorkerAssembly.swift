@@ -121,7 +121,7 @@ public struct WorkerAssembly {
             ],
             configuration: configuration, logger: logger
         )
-        sweep = SweepService(items: items, queue: queue, interval: .seconds(settings.worker.sweepIntervalSeconds),
+        sweep = SweepService(store: items, interval: .seconds(settings.worker.sweepIntervalSeconds),
                              age: .seconds(settings.worker.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
         prune = PruneService(pruner: Self.pruner(settings: settings, client: client, logger: logger),

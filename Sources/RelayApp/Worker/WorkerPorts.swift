@@ -10,3 +10,10 @@ extension PostgresReconcileStore: ReconcileStoring {}
 extension PostgresDeliveryRepository: DeliveryLoading {}
 extension PostgresTargetHealthStore: TargetHealthTracking {}
 extension PostgresOperationalEvents: OperationalRecording {}
+extension PostgresWebhookEventRepository: WebhookEventTracking {}
+extension PostgresFetchLeases: FetchLeasing {}
+extension PostgresItemRepository: SweepStoring {}
+extension PostgresItemRepository: CountFolding {}
+extension PostgresSyncStore: SyncStoring {}
+extension PostgresRetentionStore: RetentionStoring {}
+extension PostgresTargetHealthStore: TargetMaintaining {}

@@ -20,6 +20,13 @@ public struct PostgresItemRepository: Sendable {
         try await PostgresJobQueue(client: client, logger: logger).enqueue([try ReconcileItemJob(entrupyID: entrupyID, source: source).job()]).first
     }
 
+    /// Queues a re-fetch of each item (the sweep's); returns how many jobs were created (one
+    /// already queued for an item is not doubled).
+    public func queueRefetches(entrupyIDs: [String], source: ReconcileSource) async throws -> Int {
+        try await PostgresJobQueue(client: client, logger: logger)
+            .enqueue(entrupyIDs.map { try ReconcileItemJob(entrupyID: $0, source: source).job() }).count
+    }
+
     /// Items not settled (result not final, or flagged) whose last fetch is older than `age`.
     public func unsettled(olderThan age: Duration, limit: Int) async throws -> [String] {
         let rows = try await client.query("""

@@ -1,9 +1,9 @@
-public import RelayCore
-public import RelayQueue
+import RelayCore
+import RelayQueue
 
 extension ReconcileItemJob {
     /// The job to enqueue: at most one unfinished re-fetch per item.
-    public func job() throws -> NewJob {
+    func job() throws -> NewJob {
         try NewJob(self, uniqueKey: uniqueKey, maxAttempts: Self.maxAttempts)
     }
 }

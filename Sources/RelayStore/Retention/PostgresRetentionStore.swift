@@ -76,12 +76,3 @@ public struct PostgresRetentionStore: Sendable {
         try await AdvisoryLock(key: Self.lockKey, client: client, logger: logger).whileHeld(body)
     }
 }
-
-/// What pruning one kind would remove now.
-public struct RetentionEstimate: Sendable, Equatable {
-    public var kind: RetentionKind
-    public var rows: Int
-    /// Stored bytes freed for reuse (the payload's own size, or rows times the table's average
-    /// row with its indexes): disk space returns to the system only after a VACUUM FULL.
-    public var bytes: Int64
-}

@@ -2,7 +2,6 @@ import Foundation
 public import RelayCore
 public import RelayNotify
 import RelayRuntime
-import RelayStore
 
 /// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.
 /// 2xx delivers; 410 is final; 429 and 503 wait for their Retry-After; 3xx is not followed.

@@ -1,6 +1,5 @@
 public import RelayCore
 public import RelayNotify
-import RelayStore
 
 /// Sends an email delivery through the SMTP client; the Message-ID is derived from the
 /// delivery's idempotency key, so every retry of one delivery carries the same one.

@@ -3,20 +3,19 @@ public import Logging
 import Metrics
 import RelayCore
 import RelayDatabase
-public import RelayStore
 public import ServiceLifecycle
 
 /// Every `interval`, folds the item count changes that writes appended into the count rollup
 /// (migration 0006), so that counting stays a sum over a few thousand rows however many items
 /// arrive. Counts are exact between folds; replicas folding at once take turns in the database.
 public struct CountFoldService: Service {
-    let items: PostgresItemRepository
+    let items: any CountFolding
     let interval: Duration
     let logger: Logger
     private let duration = Metrics.Timer(label: "relay_count_fold_duration_seconds")
     private let failures = Counter(label: "relay_count_fold_failures_total")
 
-    public init(items: PostgresItemRepository, interval: Duration = .seconds(5), logger: Logger) {
+    public init(items: any CountFolding, interval: Duration = .seconds(5), logger: Logger) {
         self.items = items
         self.interval = interval
         self.logger = logger

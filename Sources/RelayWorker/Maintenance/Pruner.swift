@@ -4,7 +4,6 @@ import Metrics
 public import RelayCore
 import RelayDatabase
 import RelayRuntime
-public import RelayStore
 import ServiceLifecycle
 
 /// One pruning pass: for each kind the policy limits, batches of rows older than the kind's
@@ -13,12 +12,12 @@ import ServiceLifecycle
 /// Only one replica prunes at a time (an advisory lock); the others skip the pass. Stops
 /// between batches on graceful shutdown. Exports rows pruned and each kind's oldest row.
 public struct Pruner: Sendable {
-    let store: PostgresRetentionStore
+    let store: any RetentionStoring
     let policy: RetentionPolicy
     let pacing: PrunePacing
     let logger: Logger
 
-    public init(store: PostgresRetentionStore, policy: RetentionPolicy, pacing: PrunePacing, logger: Logger) {
+    public init(store: any RetentionStoring, policy: RetentionPolicy, pacing: PrunePacing, logger: Logger) {
         self.store = store
         self.policy = policy
         self.pacing = pacing

@@ -4,7 +4,6 @@ import Metrics
 public import RelayCore
 import RelayDatabase
 import RelayRuntime
-public import RelayStore
 public import ServiceLifecycle
 
 /// Each second: starts the probes that are due (an open target's oldest held delivery runs
@@ -12,14 +11,14 @@ public import ServiceLifecycle
 /// every few seconds refreshes the per-target gauges. Every replica runs it; the store's row
 /// locks keep them from doing one target's work twice.
 public struct TargetProbeService: Service {
-    let store: PostgresTargetHealthStore
+    let store: any TargetMaintaining
     let policy: BreakerPolicy
     /// How long a probe's claim holds: past it (its worker died) another delivery probes.
     let probeLease: Duration
     let logger: Logger
     private let failures = Counter(label: "relay_target_maintenance_failures_total")
 
-    public init(store: PostgresTargetHealthStore, policy: BreakerPolicy, probeLease: Duration, logger: Logger) {
+    public init(store: any TargetMaintaining, policy: BreakerPolicy, probeLease: Duration, logger: Logger) {
         self.store = store
         self.policy = policy
         self.probeLease = probeLease

@@ -2,7 +2,6 @@ public import EntrupyAPI
 public import Foundation
 public import Logging
 import RelayCore
-import RelayStore
 
 /// `entrupy-relay backfill --since DATE`: walks every page of the search API for the date
 /// range and stores each item as if it had just been fetched.

@@ -6,7 +6,6 @@ public import RelayCore
 import RelayRules
 import RelayRuntime
 import Tracing
-public import RelayStore
 
 /// A hint becomes the truth in four steps, each one call here:
 ///

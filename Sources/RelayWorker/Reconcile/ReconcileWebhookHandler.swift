@@ -4,7 +4,6 @@ import Metrics
 public import RelayCore
 public import RelayQueue
 public import RelayRuntime
-public import RelayStore
 
 /// `reconcile_webhook`: runs the pipeline for a stored event. An item the API does not know
 /// yet is asked for again, backing off, for `notFoundWindow` after the event arrived (items
@@ -20,10 +19,10 @@ public import RelayStore
 /// (snoozed, no attempt spent) and then usually finds its event covered.
 public struct ReconcileWebhookHandler: JobHandler {
     let pipeline: ReconcilePipeline
-    let events: PostgresWebhookEventRepository
+    let events: any WebhookEventTracking
     let notFoundWindow: Duration
     let itemLock: KeyedLock
-    let leases: PostgresFetchLeases?
+    let leases: (any FetchLeasing)?
     /// Why the API version's routes are not there, when the health check says so (then a 404 is
     /// the route's, not the item's).
     let routeGone: @Sendable () -> String?
@@ -35,8 +34,8 @@ public struct ReconcileWebhookHandler: JobHandler {
     /// and the not-found window does not run, so nothing is lost while the setting is wrong.
     static let routeGoneWait = Duration.seconds(30)
 
-    public init(pipeline: ReconcilePipeline, events: PostgresWebhookEventRepository, notFoundWindow: Duration,
-                itemLock: KeyedLock = KeyedLock(), leases: PostgresFetchLeases? = nil, routeGone: @escaping @Sendable () -> String? = { nil }) {
+    public init(pipeline: ReconcilePipeline, events: any WebhookEventTracking, notFoundWindow: Duration,
+                itemLock: KeyedLock = KeyedLock(), leases: (any FetchLeasing)? = nil, routeGone: @escaping @Sendable () -> String? = { nil }) {
         self.routeGone = routeGone
         self.pipeline = pipeline
         self.events = events

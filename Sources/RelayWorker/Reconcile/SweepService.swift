@@ -2,23 +2,19 @@ import AsyncAlgorithms
 public import Logging
 import RelayCore
 import RelayDatabase
-public import RelayQueue
-public import RelayStore
 public import ServiceLifecycle
 
 /// Heals missed webhooks: every `interval`, items whose result is not final or whose flag is
 /// raised, and that were last fetched more than `age` ago, get a `reconcile_item` job. The
 /// job's unique key keeps replicas that sweep at the same time from doubling the work.
 public struct SweepService: Service {
-    let items: PostgresItemRepository
-    let queue: PostgresJobQueue
+    let store: any SweepStoring
     let interval: Duration
     let age: Duration
     let logger: Logger
 
-    public init(items: PostgresItemRepository, queue: PostgresJobQueue, interval: Duration, age: Duration, logger: Logger) {
-        self.items = items
-        self.queue = queue
+    public init(store: any SweepStoring, interval: Duration, age: Duration, logger: Logger) {
+        self.store = store
         self.interval = interval
         self.age = age
         self.logger = logger
@@ -42,10 +38,10 @@ public struct SweepService: Service {
 
     /// Enqueues one pass; returns how many jobs were created.
     public func sweepOnce() async throws -> Int {
-        let due = try await items.unsettled(olderThan: age, limit: 1000)
+        let due = try await store.unsettled(olderThan: age, limit: 1000)
         guard !due.isEmpty else { return 0 }
-        let created = try await queue.enqueue(due.map { try ReconcileItemJob(entrupyID: $0, source: .sweep).job() })
-        if !created.isEmpty { logger.info("sweep queued re-fetches", metadata: ["count": "\(created.count)"]) }
-        return created.count
+        let created = try await store.queueRefetches(entrupyIDs: due, source: .sweep)
+        if created > 0 { logger.info("sweep queued re-fetches", metadata: ["count": "\(created)"]) }
+        return created
     }
 }

@@ -5,7 +5,6 @@ public import Logging
 import Metrics
 public import RelayCore
 public import RelayRuntime
-public import RelayStore
 public import ServiceLifecycle
 
 /// Re-verification by search: webhooks can be lost, so every `interval` one replica walks
@@ -27,7 +26,7 @@ public struct SyncService: Service {
 
     let api: EntrupyAPIClient
     let pipeline: ReconcilePipeline
-    let store: PostgresSyncStore
+    let store: any SyncStoring
     let interval: Duration
     let lookback: Duration
     let tiers: SyncTiers
@@ -38,7 +37,7 @@ public struct SyncService: Service {
     let logger: Logger
 
     /// - Parameter categories: searched besides the known ones (`ENTRUPY_RELAY_SYNC_CATEGORIES`).
-    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, store: PostgresSyncStore, interval: Duration, lookback: Duration,
+    public init(api: EntrupyAPIClient, pipeline: ReconcilePipeline, store: any SyncStoring, interval: Duration, lookback: Duration,
                 tiers: SyncTiers = .standard, budget: RateBudget, categories: [String] = [], logger: Logger) {
         self.tiers = tiers
         categoryFilter = SearchQuery.categoryFilter(extra: categories)

@@ -1,7 +1,6 @@
 import Foundation
 import RelayCore
 import RelayQueue
-import RelayStore
 import RelayWorker
 import Synchronization
 

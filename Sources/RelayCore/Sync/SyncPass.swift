@@ -1,5 +1,4 @@
 public import Foundation
-public import RelayCore
 
 /// The sync pass under way: the submission window it walks, where it stopped, and what it
 /// has counted so far. Resumed as it was after a restart.
