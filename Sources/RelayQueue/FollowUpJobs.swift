@@ -1,15 +1,14 @@
 import Synchronization
 
-/// The jobs a run enqueues for its own worker to run next. A worker runs each handler inside
-/// one of these (`run`), so a `JobInsert` in the handler's statement inserts its jobs already
-/// claimed by that worker (see `JobLease`) and hands them back here (`adopt`); when the
-/// handler returns, the worker runs them as if it had just claimed them: no NOTIFY, no claim,
-/// no wait for one. Handlers, and the domain code they call, know nothing of it: the lease
-/// stays inside the queue. Outside a worker's run (the receiver, a command) there is none,
-/// and the jobs are inserted available, for the workers the caller wakes.
+/// The jobs a run enqueues for its own worker to run next: the follow-up lease. The worker
+/// makes one for each run and hands it to the handler in its context
+/// (`JobContext.followUps`); a handler that commits jobs passes it on, explicitly, to the
+/// statement that inserts them (`JobInsert.values(leasingTo:)`), which inserts them already
+/// claimed by that worker (see `JobLease`) and hands them back here (`JobInsert.adopt`).
+/// When the handler returns, the worker runs them as if it had just claimed them: no NOTIFY,
+/// no claim, no wait for one. Outside a worker's run (the receiver, a command) there is none
+/// (`nil`), and the jobs are inserted available, for the workers the caller wakes.
 public final class FollowUpJobs: Sendable {
-    @TaskLocal static var current: FollowUpJobs?
-
     let lease: JobLease
     let runnableKinds: Set<String>
     /// How many more jobs the worker may run beside its others, this run's own slot included.
@@ -30,12 +29,6 @@ public final class FollowUpJobs: Sendable {
         self.runnableKinds = runnableKinds
         self.freeSlots = freeSlots
         self.late = late
-    }
-
-    /// Runs `body` as this run: the jobs its statements insert for this worker are kept here.
-    @discardableResult
-    public func run<T>(_ body: () async throws -> T) async rethrows -> T {
-        try await Self.$current.withValue(self, operation: body)
     }
 
     /// The jobs inserted claimed by this run's worker so far.

@@ -17,11 +17,16 @@ public struct JobContext: Sendable {
         if let kind { logger[metadataKey: "job_kind"] = .string(kind) }
         return logger
     }
+    /// The follow-up lease of this run: jobs a statement inserts with it (`JobInsert`) go in
+    /// claimed by this worker, which runs them when the handler returns. A handler passes it,
+    /// explicitly, to the store call that enqueues jobs; nil outside a worker.
+    public let followUps: FollowUpJobs?
     let baseLogger: Logger
     var kind: String?
 
-    public init(id: Int64, attempt: Int, maxAttempts: Int, crashes: Int = 0, logger: Logger) {
+    public init(id: Int64, attempt: Int, maxAttempts: Int, crashes: Int = 0, followUps: FollowUpJobs? = nil, logger: Logger) {
         self.id = id
+        self.followUps = followUps
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.crashes = crashes

@@ -12,11 +12,12 @@ public import RelayDatabase
 ///
 /// `text` never changes for a given name and source, so the caller can prepare its statement.
 /// It defines two CTEs: `<name>` (each new job's `id`, `args`, `leased_by`) and
-/// `<name>_leased` (one row: `ids int8[]` and `args text[]` of the jobs inserted leased). In a
-/// worker's run (`FollowUpJobs`) whose worker has a handler for `Job`, up to its free slots'
-/// worth of jobs are inserted claimed by it, in their first attempt; the caller selects
-/// `<name>_leased` and, once its statement has committed, hands it to `adopt`, and the worker
-/// runs them when the handler returns. The others are inserted available; the lease runs from
+/// `<name>_leased` (one row: `ids int8[]` and `args text[]` of the jobs inserted leased). Given
+/// a worker's run's follow-up lease (`FollowUpJobs`, from the handler's `JobContext`) whose
+/// worker has a handler for `Job`, up to its free slots' worth of jobs are inserted claimed by
+/// it, in their first attempt; the caller selects `<name>_leased` and, once its statement has
+/// committed, hands it to `adopt(ids:args:into:)` with the same lease, and the worker runs
+/// them when the handler returns. The others are inserted available; the lease runs from
 /// the insert's own time (`clock_timestamp()`), not its transaction's start.
 ///
 /// The fragment does not notify: PostgreSQL holds one lock for the whole cluster from a
@@ -61,9 +62,10 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
             """
     }
 
-    /// The fragment's values, for this moment: in a worker's run, its lease for `Job`'s kind.
-    public var values: NamedBindings {
-        let lease = FollowUpJobs.current?.lease(forRunning: Job.kind)
+    /// The fragment's values, for this moment: with a worker's run's follow-up lease, its
+    /// lease for `Job`'s kind; with none (`nil`: no worker's run), every job inserted available.
+    public func values(leasingTo followUps: FollowUpJobs?) -> NamedBindings {
+        let lease = followUps?.lease(forRunning: Job.kind)
         var values = NamedBindings()
         values.set(name + "_kind", Job.kind)
         values.set(name + "_argument", Job.idArgument)
@@ -77,13 +79,14 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
     }
 
     /// Hands the jobs the statement inserted leased (`<name>_leased`'s `ids` and `args`) to the
-    /// worker's run, once the statement has committed; answers how many there were.
+    /// worker's run whose lease `values(leasingTo:)` was given, once the statement has
+    /// committed; answers how many there were.
     @discardableResult
-    public func adopt(ids: [Int64], args: [String]) -> Int {
+    public func adopt(ids: [Int64], args: [String], into followUps: FollowUpJobs?) -> Int {
         let jobs = zip(ids, args).map { id, args in
             ClaimedJob(id: id, kind: Job.kind, args: args, attempt: 1, maxAttempts: maxAttempts, crashes: 0, traceParent: TraceParent.current())
         }
-        FollowUpJobs.current?.adopt(jobs)
+        followUps?.adopt(jobs)
         return jobs.count
     }
 }

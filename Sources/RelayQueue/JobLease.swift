@@ -1,5 +1,5 @@
 /// A running worker's hold on jobs: who (`leased_by`) and for how long before the lease
-/// runs out unless renewed. A `JobInsert` in a worker's run (`FollowUpJobs`) inserts its jobs
+/// runs out unless renewed. A `JobInsert` given a run's follow-up lease (`FollowUpJobs`) inserts its jobs
 /// under it, already claimed, and the worker runs them next. If the worker dies first, the
 /// lease runs out and any worker's rescue hands them out again, as for any claimed job.
 public struct JobLease: Sendable, Equatable {

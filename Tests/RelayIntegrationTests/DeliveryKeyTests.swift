@@ -33,7 +33,7 @@ struct DeliveryKeyTests {
         }
         let change = ReconcileChange(item: item, observedAt: try await store.clock(), source: .sweep, basedOn: basis,
                                      transitions: transitions, deliveries: deliveries)
-        #expect(try await store.commit(change) != nil)
+        #expect(try await store.commit(change, followUps: nil) != nil)
     }
 
     @Test func aRepeatedFlagGetsANewKeyAndEveryKeyFollowsFromWhatItIs() async throws {

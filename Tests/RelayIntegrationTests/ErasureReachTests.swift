@@ -110,7 +110,7 @@ struct ErasureReachTests {
                                                http: http, budget: RateBudget(ratePerSecond: 1000), logger: Self.logger)
                     let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: Self.logger),
                                                      rules: try ErasureTests.rules(), logger: Self.logger)
-                    let applied = try await pipeline.reconcile(.entrupyID(id), source: .webhook(eventID: event))
+                    let applied = try await pipeline.reconcile(.entrupyID(id), source: .webhook(eventID: event), followUps: nil)
                     #expect(applied.deliveries == 1, "the result still notifies the partner, without her")
                     try await http.shutdown()
                 } catch {
@@ -145,7 +145,7 @@ struct ErasureReachTests {
                          try Self.v2Item("V2-C", userID: "usr_88", username: nil)] {
                 let change = ReconcileChange(item: item, observedAt: try await store.clock(), source: .sweep, basedOn: nil,
                                              transitions: TransitionDiffer.diff(from: nil, to: item.snapshot), deliveries: [])
-                #expect(try await store.commit(change) != nil)
+                #expect(try await store.commit(change, followUps: nil) != nil)
             }
             #expect(try await Self.strings(client, "SELECT entrupy_id FROM items WHERE username IS NULL ORDER BY 1") == ["V2-B", "V2-C"])
             try await client.query("""
@@ -168,7 +168,7 @@ struct ErasureReachTests {
             let item = try Self.v2Item("V2-W", userID: "usr_57", username: nil)
             let change = ReconcileChange(item: item, observedAt: try await store.clock(), source: .sweep, basedOn: nil,
                                          transitions: TransitionDiffer.diff(from: nil, to: item.snapshot), deliveries: [])
-            #expect(try await store.commit(change) != nil)
+            #expect(try await store.commit(change, followUps: nil) != nil)
             try await Self.insertWebhook(client, key: "w1", entrupyID: "V2-W", customerItemID: nil, body: """
                 {"event":"session.completed","data":{"item":{"entrupy_id":"V2-W","owner":{"user":{"username":"dana-entrupy"}}}}}
                 """)

@@ -88,7 +88,7 @@ struct ErasureTests {
             VALUES ('alice-0001', 'alice-entrupy', 'Alice@Example.com', 'Alice', 'Liddell'),
                    ('bob-00001', 'bob-entrupy', 'bob@example.com', 'Bob', 'Builder')
             """, logger: Self.logger)
-        for id in ids.values.sorted() { _ = try await pipeline.reconcile(.entrupyID(id), source: .sweep) }
+        for id in ids.values.sorted() { _ = try await pipeline.reconcile(.entrupyID(id), source: .sweep, followUps: nil) }
         let a1 = try #require(ids["sku-a1"]), b1 = try #require(ids["sku-b1"])
         // Webhooks with bodies naming her, a delivery that was made (with the partner's reply), a fetch note.
         try await client.query("""
@@ -137,7 +137,7 @@ struct ErasureTests {
         #expect(try await Self.strings(client, "SELECT selector || ':' || requested_by FROM erasures") == ["email:test"])
 
         // What is fetched for her item later is stored without her: the simulator still names her.
-        _ = try await pipeline.reconcile(.entrupyID(a1), source: .sweep)
+        _ = try await pipeline.reconcile(.entrupyID(a1), source: .sweep, followUps: nil)
         #expect(try await Self.mentions("alice", client) == [])
         #expect(try await Self.strings(client, "SELECT raw #>> '{owner,user}' FROM items WHERE entrupy_id = \(a1)") == ["[erased]"])
     }

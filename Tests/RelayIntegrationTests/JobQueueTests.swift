@@ -175,7 +175,7 @@ struct JobQueueTests {
         func makeBindings() -> PostgresBindings {
             var values = NamedBindings()
             values.set("keys", keys)
-            values.merge(JobInsert<KeyedJob>(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: maxAttempts).values)
+            values.merge(JobInsert<KeyedJob>(as: "enqueued", forEachRowOf: "to_queue", maxAttempts: maxAttempts).values(leasingTo: nil))
             return values.bindings(for: Self.named)
         }
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }

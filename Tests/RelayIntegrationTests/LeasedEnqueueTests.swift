@@ -30,22 +30,25 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     static let numbered = Atomic<Int64>(1)
     let count: Int
     let first: Int64
+    let followUps: FollowUpJobs?
     func makeBindings() -> PostgresBindings {
         var values = NamedBindings()
         values.set("count", count)
         values.set("first", first)
-        values.merge(Self.children.values)
+        values.merge(Self.children.values(leasingTo: followUps))
         return values.bindings(for: Self.named)
     }
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(([Int64], [String]).self) }
 
-    /// Inserts `count` children; answers how many were inserted leased (and handed to the run).
+    /// Inserts `count` children under `followUps` (nil: no worker's run); answers how many were
+    /// inserted leased (and handed to the run).
     @discardableResult
-    static func run(_ count: Int, on client: PostgresClient) async throws -> Int {
-        let statement = EnqueueLeasedStatement(count: count, first: numbered.add(Int64(count), ordering: .relaxed).oldValue)
+    static func run(_ count: Int, followUps: FollowUpJobs?, on client: PostgresClient) async throws -> Int {
+        let statement = EnqueueLeasedStatement(count: count, first: numbered.add(Int64(count), ordering: .relaxed).oldValue,
+                                               followUps: followUps)
         var leased = 0
         for try await (ids, args) in try await client.execute(statement, logger: TestDatabase.logger) {
-            leased += children.adopt(ids: ids, args: args)
+            leased += children.adopt(ids: ids, args: args, into: followUps)
         }
         return leased
     }
@@ -54,7 +57,7 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     static func run(_ count: Int, worker: String, lease: Duration = .seconds(30), free: Int = .max,
                     kinds: Set<String> = [ChildJob.kind], on client: PostgresClient) async throws -> [ClaimedJob] {
         let run = FollowUpJobs(lease: JobLease(worker: worker, duration: lease), runnableKinds: kinds, freeSlots: { free })
-        try await run.run { try await Self.run(count, on: client) }
+        try await Self.run(count, followUps: run, on: client)
         return run.jobs
     }
 }
@@ -63,7 +66,7 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
 struct ParentHandler: JobHandler {
     let client: PostgresClient
     func run(_ args: ParentJob, context: JobContext) async throws -> JobResult {
-        try await EnqueueLeasedStatement.run(2, on: client)
+        try await EnqueueLeasedStatement.run(2, followUps: context.followUps, on: client)
         return .completed
     }
 }
@@ -92,7 +95,7 @@ struct LeasedEnqueueTests {
             // In the order of their rows: the arguments the queue built from each row's ID.
             let numbers = try leased.compactMap { try JSONValue.parse(Array($0.args.utf8))["n"]?.int64Value }
             #expect(numbers.count == 2 && numbers.last == numbers.first.map { $0 + 1 }, "\(numbers)")
-            #expect(try await EnqueueLeasedStatement.run(1, on: client) == 0, "outside a worker's run: available")
+            #expect(try await EnqueueLeasedStatement.run(1, followUps: nil, on: client) == 0, "outside a worker's run: available")
             let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
             #expect(rows.map(\.state) == [.running, .running, .available])
             #expect(rows.map(\.attempt) == [1, 1, 0])
@@ -160,10 +163,8 @@ extension LeasedEnqueueTests {
         // One run asking twice gets no more than its free slots in all.
         try await TestDatabase.withFresh { db, client async throws in
             let run = FollowUpJobs(lease: JobLease(worker: "w1", duration: .seconds(30)), runnableKinds: [ChildJob.kind], freeSlots: { 3 })
-            try await run.run {
-                try await EnqueueLeasedStatement.run(2, on: client)
-                try await EnqueueLeasedStatement.run(2, on: client)
-            }
+            try await EnqueueLeasedStatement.run(2, followUps: run, on: client)
+            try await EnqueueLeasedStatement.run(2, followUps: run, on: client)
             #expect(run.jobs.count == 3)
         }
     }

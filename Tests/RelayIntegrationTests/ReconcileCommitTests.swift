@@ -26,7 +26,7 @@ struct ReconcileCommitTests {
             let expected = TransitionDiffer.diff(from: nil, to: fetched.snapshot)
             let results = try await withThrowingTaskGroup(of: ApplyResult?.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await store.commit(Self.change(fetched, basedOn: nil, at: now)) }
+                    group.addTask { try await store.commit(Self.change(fetched, basedOn: nil, at: now), followUps: nil) }
                 }
                 return try await group.reduce(into: [ApplyResult?]()) { $0.append($1) }
             }
@@ -52,7 +52,7 @@ struct ReconcileCommitTests {
                                       logger: Self.logger)
                 let fetched = EntrupyItem(entrupyID: "ENT-CAS-4", result: "authentic", resultFinal: true)
                 let now = try await store.clock()
-                let commit = Task { try await store.commit(Self.change(fetched, basedOn: nil, at: now)) }
+                let commit = Task { try await store.commit(Self.change(fetched, basedOn: nil, at: now), followUps: nil) }
                 // Only once the commit waits on the uncommitted row does the other worker commit.
                 #expect(try await TestDatabase.aSessionWaitsOnALock(db))
                 try await other.query("COMMIT", logger: Self.logger)
@@ -68,25 +68,25 @@ struct ReconcileCommitTests {
         try await TestDatabase.withFresh { db, client async throws in
             let store = PostgresReconcileStore(client: client, logger: Self.logger)
             let pending = EntrupyItem(entrupyID: "ENT-CAS-2", result: nil, resultFinal: false)
-            #expect(try await store.commit(Self.change(pending, basedOn: nil, at: try await store.clock())) != nil)
+            #expect(try await store.commit(Self.change(pending, basedOn: nil, at: try await store.clock()), followUps: nil) != nil)
             let first = try #require(try await store.state(of: "ENT-CAS-2"))
 
             let authentic = EntrupyItem(entrupyID: "ENT-CAS-2", result: "authentic", resultFinal: true)
-            let stored = try await store.commit(Self.change(authentic, basedOn: first, at: try await store.clock()))
+            let stored = try await store.commit(Self.change(authentic, basedOn: first, at: try await store.clock()), followUps: nil)
             #expect(stored?.transitions.isEmpty == false)
             let events = try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events")
 
             // A worker that diffed against the first state, and one that thinks the item is new.
             let flagged = EntrupyItem(entrupyID: "ENT-CAS-2", result: "authentic", resultFinal: true, flag: "flagged")
-            #expect(try await store.commit(Self.change(flagged, basedOn: first, at: try await store.clock())) == nil)
-            #expect(try await store.commit(Self.change(flagged, basedOn: nil, at: try await store.clock())) == nil)
+            #expect(try await store.commit(Self.change(flagged, basedOn: first, at: try await store.clock()), followUps: nil) == nil)
+            #expect(try await store.commit(Self.change(flagged, basedOn: nil, at: try await store.clock()), followUps: nil) == nil)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events") == events)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations") == 2)
             #expect(try await store.state(of: "ENT-CAS-2")?.snapshot == authentic.snapshot)
 
             // Diffed again against what is stored, the same answer lands.
             let current = try await store.state(of: "ENT-CAS-2")
-            let again = try await store.commit(Self.change(flagged, basedOn: current, at: try await store.clock()))
+            let again = try await store.commit(Self.change(flagged, basedOn: current, at: try await store.clock()), followUps: nil)
             #expect(again?.transitions.map(\.kind) == [.flagRaised])
             #expect(try await store.state(of: "ENT-CAS-2")?.snapshot == flagged.snapshot)
         }
@@ -97,12 +97,12 @@ struct ReconcileCommitTests {
             let store = PostgresReconcileStore(client: client, logger: Self.logger)
             let early = try await store.clock()
             let authentic = EntrupyItem(entrupyID: "ENT-CAS-3", result: "authentic", resultFinal: true)
-            #expect(try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock())) != nil)
+            #expect(try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock()), followUps: nil) != nil)
             let stored = try await store.state(of: "ENT-CAS-3")
             var stale = Self.change(EntrupyItem(entrupyID: "ENT-CAS-3"), basedOn: stored, at: early)
             stale.transitions = []
             stale.stale = true
-            #expect(try await store.commit(stale)?.stale == true)
+            #expect(try await store.commit(stale, followUps: nil)?.stale == true)
             #expect(try await store.state(of: "ENT-CAS-3") == stored)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE outcome = 'stale'") == 1)
         }
@@ -122,7 +122,7 @@ struct ReconcileCommitTests {
                                                  signingKeyID: nil)]
             let toCommit = change
             let jobsWhenWoken = try await WakeListener.firstWake(db, during: {
-                let deliveries = try await store.commit(toCommit)?.deliveries
+                let deliveries = try await store.commit(toCommit, followUps: nil)?.deliveries
                 #expect(deliveries == 1)
             }, then: {
                 try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'")
@@ -149,7 +149,7 @@ struct ReconcileCommitTests {
             let first = try await TestDatabase.withClient(db) { listener in
                 try await listener.withConnection { connection in
                     try await connection.listen(on: PostgresJobQueue.channel) { notifications -> String? in
-                        let result = try #require(try await run.run { try await store.commit(toCommit) })
+                        let result = try #require(try await store.commit(toCommit, followUps: run))
                         #expect(result.deliveries == 2)
                         #expect(run.jobs.map(\.kind) == ["deliver", "deliver"])
                         #expect(run.jobs.map(\.attempt) == [1, 1])

@@ -32,7 +32,7 @@ struct ReconcileStatementTests {
     /// Stores `entrupyID` as a pending item and answers its stored state.
     static func storedPending(_ entrupyID: String, in store: PostgresReconcileStore) async throws -> StoredItemState {
         let pending = EntrupyItem(entrupyID: entrupyID, result: nil, resultFinal: false)
-        #expect(try await store.commit(change(pending, basedOn: nil, at: try await store.clock(), deliveriesFor: 0..<0)) != nil)
+        #expect(try await store.commit(change(pending, basedOn: nil, at: try await store.clock(), deliveriesFor: 0..<0), followUps: nil) != nil)
         return try #require(try await store.state(of: entrupyID))
     }
 
@@ -47,7 +47,7 @@ struct ReconcileStatementTests {
         try await Self.withStore { db, store in
             let first = try await Self.storedPending("ENT-ONE-1", in: store)
             let authentic = EntrupyItem(entrupyID: "ENT-ONE-1", result: "authentic", resultFinal: true)
-            #expect(try await store.commit(Self.change(authentic, basedOn: first, at: try await store.clock(), deliveriesFor: 0..<0)) != nil)
+            #expect(try await store.commit(Self.change(authentic, basedOn: first, at: try await store.clock(), deliveriesFor: 0..<0), followUps: nil) != nil)
             let events = try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events")
 
             // Diffed against the first state, with a webhook event to mark and a delivery to plan.
@@ -55,7 +55,7 @@ struct ReconcileStatementTests {
             let flagged = EntrupyItem(entrupyID: "ENT-ONE-1", result: "authentic", resultFinal: true, flag: "flagged")
             let refused = Self.change(flagged, basedOn: first, at: try await store.clock(), source: .webhook(eventID: event))
             #expect(!refused.deliveries.isEmpty)
-            #expect(try await store.commit(refused) == nil)
+            #expect(try await store.commit(refused, followUps: nil) == nil)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_events") == events)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations") == 2)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM deliveries") == 0)
@@ -65,7 +65,7 @@ struct ReconcileStatementTests {
             // Diffed again against what is stored, it lands whole.
             let current = try await store.state(of: "ENT-ONE-1")
             let landed = try #require(try await store.commit(Self.change(flagged, basedOn: current, at: try await store.clock(),
-                                                                         source: .webhook(eventID: event))))
+                                                                         source: .webhook(eventID: event)), followUps: nil))
             #expect(landed.transitions.map(\.kind) == [.flagRaised])
             #expect(landed.deliveries == 1)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE kind = 'deliver' AND state = 'available'") == 1)
@@ -83,7 +83,7 @@ struct ReconcileStatementTests {
             let now = try await store.clock()
             let results = try await withThrowingTaskGroup(of: ApplyResult?.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await store.commit(Self.change(authentic, basedOn: basis, at: now)) }
+                    group.addTask { try await store.commit(Self.change(authentic, basedOn: basis, at: now), followUps: nil) }
                 }
                 return try await group.reduce(into: [ApplyResult?]()) { $0.append($1) }
             }
@@ -104,7 +104,7 @@ struct ReconcileStatementTests {
             let change = Self.change(item, basedOn: nil, at: try await store.clock(),
                                      deliveriesFor: 0..<(TransitionDiffer.diff(from: nil, to: item.snapshot).count + 1))
             #expect(change.transitions.count >= 2, "\(change.transitions)")
-            let result = try #require(try await store.commit(change))
+            let result = try #require(try await store.commit(change, followUps: nil))
             #expect(result.deliveries == change.transitions.count)
             for (index, transition) in change.transitions.enumerated() {
                 #expect(try await TestDatabase.scalar(db, """
@@ -119,18 +119,18 @@ struct ReconcileStatementTests {
         try await Self.withStore { db, store in
             let early = try await store.clock()
             let authentic = EntrupyItem(entrupyID: "ENT-ONE-4", result: "authentic", resultFinal: true)
-            #expect(try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock())) != nil)
+            #expect(try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock()), followUps: nil) != nil)
             let stored = try #require(try await store.state(of: "ENT-ONE-4"))
             let flagged = EntrupyItem(entrupyID: "ENT-ONE-4", result: "authentic", resultFinal: true, flag: "flagged")
-            #expect(try await store.commit(Self.change(flagged, basedOn: stored, at: try await store.clock())) != nil)
+            #expect(try await store.commit(Self.change(flagged, basedOn: stored, at: try await store.clock()), followUps: nil) != nil)
 
             var stale = Self.change(EntrupyItem(entrupyID: "ENT-ONE-4"), basedOn: stored, at: early, deliveriesFor: 0..<0)
             stale.transitions = []
             stale.stale = true
-            #expect(try await store.commit(stale) == nil)
+            #expect(try await store.commit(stale, followUps: nil) == nil)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE outcome = 'stale'") == 0)
             stale.basedOn = try await store.state(of: "ENT-ONE-4")
-            #expect(try await store.commit(stale)?.stale == true)
+            #expect(try await store.commit(stale, followUps: nil)?.stale == true)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM reconciliations WHERE outcome = 'stale'") == 1)
         }
     }
@@ -142,9 +142,9 @@ struct ReconcileStatementTests {
             let basis = try await Self.storedPending("ENT-ONE-5", in: store)
             _ = try await TestDatabase.scalar(db, "WITH gone AS (DELETE FROM items RETURNING 1) SELECT count(*) FROM gone")
             let authentic = EntrupyItem(entrupyID: "ENT-ONE-5", result: "authentic", resultFinal: true)
-            #expect(try await store.commit(Self.change(authentic, basedOn: basis, at: try await store.clock())) == nil)
+            #expect(try await store.commit(Self.change(authentic, basedOn: basis, at: try await store.clock()), followUps: nil) == nil)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM items") == 0)
-            let again = try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock()))
+            let again = try await store.commit(Self.change(authentic, basedOn: nil, at: try await store.clock()), followUps: nil)
             #expect(again?.transitions.first?.kind == .itemCreated)
         }
     }
@@ -160,7 +160,7 @@ struct ReconcileStatementTests {
                     try await connection.query("DELETE FROM items WHERE entrupy_id = 'ENT-ONE-6'", logger: Self.logger)
                     let authentic = EntrupyItem(entrupyID: "ENT-ONE-6", result: "authentic", resultFinal: true)
                     let now = try await store.clock()
-                    let commit = Task { try await store.commit(Self.change(authentic, basedOn: basis, at: now)) }
+                    let commit = Task { try await store.commit(Self.change(authentic, basedOn: basis, at: now), followUps: nil) }
                     #expect(try await TestDatabase.aSessionWaitsOnALock(db))
                     try await connection.query("COMMIT", logger: Self.logger)
                     #expect(try await commit.value == nil)

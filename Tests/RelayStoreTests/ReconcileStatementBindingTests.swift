@@ -32,12 +32,13 @@ struct ReconcileStatementBindingTests {
             let plain = PostgresReconcileStore.StoreStatement(change: Self.change(basedOn: basis), item: Self.item)
             Self.check(plain.values, PostgresReconcileStore.StoreStatement.named, "store, basis \(basis != nil)")
             let withDeliveries = PostgresReconcileStore.StoreWithDeliveriesStatement(
-                change: Self.change(basedOn: basis, deliveries: [Self.delivery]), item: Self.item)
+                change: Self.change(basedOn: basis, deliveries: [Self.delivery]), item: Self.item, followUps: nil)
             Self.check(withDeliveries.values, PostgresReconcileStore.StoreWithDeliveriesStatement.named,
                        "store with deliveries, basis \(basis != nil)")
-            // In a worker's run the queue's fragment sets its lease; the names are the same.
+            // Given a worker's run's lease the queue's fragment sets it; the names are the same.
             let run = FollowUpJobs(lease: JobLease(worker: "w", duration: .seconds(30)), runnableKinds: [DeliverJob.kind])
-            let leased = await run.run { withDeliveries.values }
+            let leased = PostgresReconcileStore.StoreWithDeliveriesStatement(
+                change: Self.change(basedOn: basis, deliveries: [Self.delivery]), item: Self.item, followUps: run).values
             Self.check(leased, PostgresReconcileStore.StoreWithDeliveriesStatement.named, "store with deliveries in a run, basis \(basis != nil)")
         }
         let stale = PostgresReconcileStore.RecordStaleStatement(change: Self.change(basedOn: Self.stored, stale: true), item: Self.item)

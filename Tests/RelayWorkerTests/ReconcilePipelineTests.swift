@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RelayCore
+import RelayQueue
 import RelayRules
 import RelayWorker
 import Testing
@@ -30,11 +31,29 @@ struct ReconcilePipelineTests {
         ReconcilePipeline(api: source, store: store, rules: rules, logger: logger)
     }
 
+    /// A reconcile job commits under its run's follow-up lease, handed over explicitly from the
+    /// job's context, so the deliveries it plans go to this worker; a caller outside a run
+    /// commits under none.
+    @Test func aReconcileJobCommitsUnderItsRunsFollowUpLease() async throws {
+        let item = EntrupyItem(entrupyID: "E1", result: "authentic", resultFinal: true)
+        let store = MemoryReconcileStore()
+        let pipeline = Self.pipeline(MemoryItemSource([item]), store, rules: try Self.rules())
+        let run = FollowUpJobs(lease: JobLease(worker: "w1", duration: .seconds(30)), runnableKinds: [DeliverJob.kind])
+        let context = JobContext(id: 1, attempt: 1, maxAttempts: 3, followUps: run, logger: Self.logger)
+        let result = try await ReconcileItemHandler(pipeline: pipeline).run(ReconcileItemJob(entrupyID: "E1", source: .sweep), context: context)
+        #expect(result.outcome == .completed)
+        try await pipeline.reconcile(.entrupyID("E1"), source: .manual, followUps: nil)
+        let leases = store.state.withLock { $0.followUps }
+        #expect(leases.count == 2)
+        #expect(leases.first.flatMap { $0 } === run, "the job's commit carries its run's lease")
+        #expect(leases.last.flatMap { $0 } == nil, "outside a run, none")
+    }
+
     @Test func aNewItemIsStoredWithItsTransitionsAndTheDeliveriesTheyCause() async throws {
         let item = EntrupyItem(entrupyID: "E1", customerItemID: "sku-1", result: "authentic", resultFinal: true)
         let store = MemoryReconcileStore()
         let result = try await Self.pipeline(MemoryItemSource([item]), store, rules: try Self.rules())
-            .reconcile(.entrupyID("E1"), source: .sweep)
+            .reconcile(.entrupyID("E1"), source: .sweep, followUps: nil)
         #expect(result.transitions == TransitionDiffer.diff(from: nil, to: item.snapshot))
         #expect(result.transitions.map(\.kind).contains(.resultFinal))
         let change = try #require(store.state.withLock { $0.accepted.first })
@@ -51,7 +70,7 @@ struct ReconcilePipelineTests {
         store.state.withLock { $0.items["E1"] = newer }
         let older = EntrupyItem(entrupyID: "E1", result: "unknown", resultFinal: false)
         let result = try await Self.pipeline(MemoryItemSource([older]), store, rules: try Self.rules())
-            .reconcile(.entrupyID("E1"), source: .webhook(eventID: 7))
+            .reconcile(.entrupyID("E1"), source: .webhook(eventID: 7), followUps: nil)
         #expect(result.stale && result.transitions.isEmpty)
         #expect(store.state.withLock { $0.items["E1"] } == newer, "the newer state stays")
         #expect(store.state.withLock { $0.accepted.first?.deliveries.isEmpty } == true)
@@ -71,7 +90,7 @@ struct ReconcilePipelineTests {
             state.interlopers = [winner]
         }
         let result = try await Self.pipeline(MemoryItemSource([item]), store, rules: try Self.rules())
-            .reconcile(.entrupyID("E1"), source: .sweep)
+            .reconcile(.entrupyID("E1"), source: .sweep, followUps: nil)
         #expect(store.state.withLock { $0.refused } == 1)
         #expect(result.transitions.isEmpty && !result.stale)
         #expect(store.state.withLock { $0.accepted.map(\.deliveries.count) } == [0])
@@ -87,7 +106,7 @@ struct ReconcilePipelineTests {
             }
         }
         await #expect(throws: ReconcileContention.self) {
-            try await Self.pipeline(MemoryItemSource([item]), store, rules: nil).reconcile(.entrupyID("E1"), source: .sweep)
+            try await Self.pipeline(MemoryItemSource([item]), store, rules: nil).reconcile(.entrupyID("E1"), source: .sweep, followUps: nil)
         }
         #expect(store.state.withLock { $0.refused } == 8)
     }
@@ -96,7 +115,7 @@ struct ReconcilePipelineTests {
         let item = EntrupyItem(entrupyID: "E1", result: "authentic", resultFinal: true)
         let store = MemoryReconcileStore()
         let result = try await Self.pipeline(MemoryItemSource([item]), store, rules: try Self.rules())
-            .reconcile(.entrupyID("E1"), source: .backfill)
+            .reconcile(.entrupyID("E1"), source: .backfill, followUps: nil)
         #expect(!result.transitions.isEmpty)
         #expect(store.state.withLock { $0.accepted.first?.deliveries } == [])
     }
@@ -106,11 +125,11 @@ struct ReconcilePipelineTests {
         let store = MemoryReconcileStore()
         store.state.withLock { $0.uniqueUserIDs["Org-ann"] = "user-0001" }
         let quiet = EntrupyItem(entrupyID: "E1", result: nil, resultFinal: false, username: "Org-ann")
-        _ = try await Self.pipeline(MemoryItemSource([quiet]), store, rules: try Self.rules()).reconcile(.entrupyID("E1"), source: .sweep)
+        _ = try await Self.pipeline(MemoryItemSource([quiet]), store, rules: try Self.rules()).reconcile(.entrupyID("E1"), source: .sweep, followUps: nil)
         #expect(store.state.withLock { $0.lookups } == 0)
 
         let final = EntrupyItem(entrupyID: "E2", result: "authentic", resultFinal: true, username: "Org-ann")
-        _ = try await Self.pipeline(MemoryItemSource([final]), store, rules: try Self.rules()).reconcile(.entrupyID("E2"), source: .sweep)
+        _ = try await Self.pipeline(MemoryItemSource([final]), store, rules: try Self.rules()).reconcile(.entrupyID("E2"), source: .sweep, followUps: nil)
         #expect(store.state.withLock { $0.lookups } == 1)
         let delivery = try #require(store.state.withLock { $0.accepted.last?.deliveries.first })
         guard case .webhook(let callback) = delivery.payload else { Issue.record("not a webhook"); return }
@@ -122,7 +141,7 @@ struct ReconcilePipelineTests {
     @Test func aNULIsDiffedAndPlannedAsStoredAndNotedFromTheFetchedItem() async throws {
         let fetched = EntrupyItem(entrupyID: "E1", result: "authentic", resultFinal: true, brand: "ni\u{0}ke")
         let store = MemoryReconcileStore()
-        _ = try await Self.pipeline(MemoryItemSource([fetched]), store, rules: try Self.rules()).reconcile(.entrupyID("E1"), source: .sweep)
+        _ = try await Self.pipeline(MemoryItemSource([fetched]), store, rules: try Self.rules()).reconcile(.entrupyID("E1"), source: .sweep, followUps: nil)
         let change = try #require(store.state.withLock { $0.accepted.first })
         #expect(change.item.brand == "ni\u{0}ke", "the fetched item goes to the store")
         guard case .webhook(let callback) = change.deliveries.first?.payload else { Issue.record("no callback planned"); return }

@@ -15,7 +15,8 @@ struct PipelineItemImporter: ItemImporting {
         case .customerItemID(let id): .customerItemID(id)
         }
         do {
-            let result = try await pipeline.reconcile(wanted, source: .manual)
+            // A request, not a job's run: its deliveries go in for any worker (no follow-up lease).
+            let result = try await pipeline.reconcile(wanted, source: .manual, followUps: nil)
             return (result.entrupyID, result.transitions.contains { $0.kind == .itemCreated })
         } catch EntrupyAPIError.notFound {
             throw .notFound

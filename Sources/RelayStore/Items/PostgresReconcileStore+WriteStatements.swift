@@ -58,12 +58,15 @@ extension PostgresReconcileStore {
         static let sql = named.text
 
         /// The deliveries' `deliver` jobs, inserted by the queue's fragment in this statement:
-        /// in a worker's run, leased to that worker, which sends them next (`JobInsert`).
+        /// given a worker's run's follow-up lease, leased to that worker, which sends them next (`JobInsert`).
         static let deliverJobs = JobInsert<DeliverJob>(as: "enqueued", forEachRowOf: "created", maxAttempts: DeliverJob.maxAttempts)
 
         let change: ReconcileChange
         /// `change.item` as it can be stored (`storable`).
         let item: EntrupyItem
+        /// The run's follow-up lease the deliveries' jobs go in under (`JobContext.followUps`);
+        /// nil: inserted available, for the workers the commit wakes.
+        let followUps: FollowUpJobs?
 
         var values: NamedBindings {
             var values = PostgresReconcileStore.storeValues(change, item: item)
@@ -76,7 +79,7 @@ extension PostgresReconcileStore {
             values.set("delivery_targets", planned.map(\.target))
             values.set("delivery_payloads", planned.map(\.payload.json.jsonText))
             values.set("delivery_signing_key_ids", planned.map { $0.signingKeyID ?? "" })
-            values.merge(Self.deliverJobs.values)
+            values.merge(Self.deliverJobs.values(leasingTo: followUps))
             return values
         }
 

@@ -4,7 +4,7 @@ import Metrics
 public import PostgresNIO
 import RelayDatabase
 public import RelayCore
-import RelayQueue
+public import RelayQueue
 import RelayRuntime
 
 /// Commits a reconcile: the item, its new timeline entries, the deliveries they cause (with
@@ -70,9 +70,11 @@ public struct PostgresReconcileStore: Sendable {
     /// `StoreWithDeliveriesStatement`, or `RecordStaleStatement` for a stale fetch); where a
     /// transaction took five round trips (BEGIN, read the row under lock, write, insert the
     /// deliveries, COMMIT), this takes two.
-    /// In a worker's run, the deliveries' jobs are inserted claimed by its worker, which sends
-    /// them next (`JobInsert`); otherwise the workers are woken to claim them.
-    public func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
+    /// Given a worker's run's follow-up lease (`followUps`, the handler's
+    /// `JobContext.followUps`), the deliveries' jobs are inserted claimed by its worker, which
+    /// sends them when the handler returns (`JobInsert`); with none (nil), they are inserted
+    /// available and the workers are woken to claim them.
+    public func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         return try await client.withConnection { connection -> ApplyResult? in
@@ -81,7 +83,8 @@ public struct PostgresReconcileStore: Sendable {
             } else if change.deliveries.isEmpty {
                 try await PreparedStatementRunner.rows(StoreStatement(change: change, item: item), on: connection, logger: logger)
             } else {
-                try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item), on: connection, logger: logger)
+                try await PreparedStatementRunner.rows(StoreWithDeliveriesStatement(change: change, item: item, followUps: followUps),
+                                                     on: connection, logger: logger)
             }
             guard let written = rows.first else { throw StoreError.missingResult }
             if written.refusedForErasure { throw ErasedSubjectFound(entrupyID: item.entrupyID) }
@@ -89,7 +92,7 @@ public struct PostgresReconcileStore: Sendable {
             // Its deliveries' jobs are this run's from here: should the round trip below fail,
             // they are still committed and leased to this worker, which runs them (a delivery
             // whose commit did not last is not found, and nothing is sent).
-            StoreWithDeliveriesStatement.deliverJobs.adopt(ids: written.leasedIDs, args: written.leasedArgs)
+            StoreWithDeliveriesStatement.deliverJobs.adopt(ids: written.leasedIDs, args: written.leasedArgs, into: followUps)
             // The statement's implicit transaction commits at Sync, after its rows and
             // CommandComplete have arrived; postgres-nio sends the next statement on this
             // connection only after ReadyForQuery, which PostgreSQL sends once that commit is

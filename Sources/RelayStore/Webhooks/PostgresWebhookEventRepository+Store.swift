@@ -163,7 +163,8 @@ extension PostgresWebhookEventRepository {
             values.set("repeats", events.map(\.repeats))
             // Last: every column above has set its bits.
             values.set("nulls", nulls)
-            values.merge(Self.enqueue(maxAttempts: reconcileMaxAttempts).values)
+            // The receiver runs in no worker's run: its jobs go in available, for the workers it wakes.
+            values.merge(Self.enqueue(maxAttempts: reconcileMaxAttempts).values(leasingTo: nil))
             return values
         }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import RelayCore
+public import RelayQueue
 
 /// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in
 /// RelayApp): the clock that orders answers, the stored states, the submitter's own ID, and
@@ -12,6 +13,8 @@ public protocol ReconcileStoring: Sendable {
     /// The organisation's own ID for an Entrupy username, for notifications.
     func uniqueUserID(username: String) async throws -> String?
     /// Stores `change`, or answers nil (writing nothing) when the item is no longer stored as
-    /// `change.basedOn` says.
-    func commit(_ change: ReconcileChange) async throws -> ApplyResult?
+    /// `change.basedOn` says. Its deliveries' jobs go in under `followUps`, the job's run's
+    /// follow-up lease (`JobContext.followUps`): claimed by this worker, which sends them
+    /// when the handler returns; with nil (no worker's run) they go in for any worker.
+    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult?
 }

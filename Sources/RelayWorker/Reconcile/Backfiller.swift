@@ -42,7 +42,7 @@ public struct Backfiller: Sendable {
             }
             summary.pages += 1
             for item in page.items {
-                let result = try await pipeline.apply(item, observedAt: observedAt, source: .backfill)
+                let result = try await pipeline.apply(item, observedAt: observedAt, source: .backfill, followUps: nil)
                 summary.items += 1
                 if !result.transitions.isEmpty { summary.changed += 1 }
                 summary.transitions += result.transitions.count

@@ -25,7 +25,8 @@ public struct ReconcileItemHandler: JobHandler {
         }
         do {
             try await itemLock.withLock(target.lockKey) {
-                _ = try await pipeline.reconcile(target, source: args.reconcileSource)
+                // Its deliveries go in claimed by this worker, which sends them when this handler returns.
+                _ = try await pipeline.reconcile(target, source: args.reconcileSource, followUps: context.followUps)
             }
             return .completed
         } catch let error as EntrupyAPIError {

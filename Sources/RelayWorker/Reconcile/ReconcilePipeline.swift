@@ -4,6 +4,7 @@ public import Logging
 import Metrics
 public import RelayCore
 import RelayRules
+public import RelayQueue
 import RelayRuntime
 import Tracing
 
@@ -13,7 +14,9 @@ import Tracing
 /// 2. **diff** it against the stored state into transitions (pure, `TransitionDiffer`);
 /// 3. **plan** the deliveries the rules ask for (pure, `DeliveryPlanner`);
 /// 4. **store** item, timeline, deliveries with their jobs, and the event's new state in one
-///    statement, so one transaction (`PostgresReconcileStore.commit`).
+///    statement, so one transaction (`PostgresReconcileStore.commit`). In a job's run the
+///    caller passes the run's follow-up lease (`JobContext.followUps`): the deliveries' jobs
+///    go in claimed by this worker, which sends them when the handler returns.
 ///
 /// Answers are ordered by the database's clock: one requested before a stored one is stale
 /// and changes nothing. If another worker stores the item between steps 2 and 4, the commit
@@ -49,18 +52,20 @@ public struct ReconcilePipeline: Sendable {
     /// Fetches the item and stores what changed. `basis`, when the caller read it just before
     /// (with the webhook event), saves reading the clock and the stored state apart. Throws
     /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
+    /// `followUps`: the job's run's follow-up lease, which the deliveries' jobs go in under (nil: none).
     @discardableResult
-    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+    public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil,
+                          followUps: FollowUpJobs?) async throws -> ApplyResult {
         let observedAt: Date
         if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source, basis: basis)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis, followUps: followUps)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
     public func apply(_ fetched: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
-                      basis: ReconcileBasis? = nil) async throws -> ApplyResult {
+                      basis: ReconcileBasis? = nil, followUps: FollowUpJobs?) async throws -> ApplyResult {
         // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
         // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
         // item goes to the store only so its timeline can note what storing changed.
@@ -93,7 +98,7 @@ public struct ReconcilePipeline: Sendable {
             change.item = erased ? fetched.erasingPeople() : fetched
             change.peopleErased = erased
             do {
-                if let result = try await store.commit(change) {
+                if let result = try await store.commit(change, followUps: followUps) {
                     report(result, item: item, source: source)
                     return result
                 }

@@ -92,8 +92,9 @@ public struct ReconcileWebhookHandler: JobHandler {
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         do {
-            // The deliveries it plans go to this worker, which sends them next (`JobInsert`).
-            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis)
+            // The deliveries it plans go in claimed by this worker (the run's follow-up lease),
+            // which sends them when this handler returns.
+            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis, followUps: context.followUps)
             latency.record(duration: event.age)
             return .completed
         } catch EntrupyAPIError.routeGone(let status, let path) {

@@ -247,7 +247,7 @@ public struct SyncService: Service {
         for (item, clean) in zip(items, storable) where stored[clean.entrupyID]?.snapshot != clean.snapshot {
             let history = stored[clean.entrupyID] == nil && (item.submittedAt ?? .distantPast) < notifySince
             do {
-                let result = try await pipeline.apply(item, observedAt: observedAt, source: .sync, notify: !history)
+                let result = try await pipeline.apply(item, observedAt: observedAt, source: .sync, notify: !history, followUps: nil)
                 if !result.transitions.isEmpty { changes += 1 }
             } catch let error as CancellationError {
                 throw error

@@ -11,6 +11,8 @@ final class MemoryReconcileStore: ReconcileStoring {
     struct State {
         var items: [String: StoredItemState] = [:]
         var accepted: [ReconcileChange] = []
+        /// The follow-up lease each commit was given, in order (nil: none).
+        var followUps: [FollowUpJobs?] = []
         var refused = 0
         var interlopers: [StoredItemState] = []
         var uniqueUserIDs: [String: String] = [:]
@@ -41,9 +43,10 @@ final class MemoryReconcileStore: ReconcileStoring {
         }
     }
 
-    func commit(_ change: ReconcileChange) async throws -> ApplyResult? {
+    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult? {
         let id = change.item.storable.entrupyID
         return state.withLock { state -> ApplyResult? in
+            state.followUps.append(followUps)
             if !state.interlopers.isEmpty { state.items[id] = state.interlopers.removeFirst() }
             guard state.items[id] == change.basedOn else {
                 state.refused += 1
