@@ -184,8 +184,8 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     private func record(route: String, status: String, since start: ContinuousClock.Instant) {
-        MetricHandles.counter("relay_entrupy_api_requests_total", [("route", route), ("status", status)]).increment()
-        MetricHandles.timer("relay_entrupy_api_duration_seconds", [("route", route)])
+        MetricHandles.counter(.entrupyAPIRequests, [("route", route), ("status", status)]).increment()
+        MetricHandles.timer(.entrupyAPIDuration, [("route", route)])
             .record(duration: ContinuousClock.now - start)
     }
 }

@@ -3,6 +3,7 @@ public import Logging
 import Metrics
 public import ServiceLifecycle
 import Synchronization
+import RelayRuntime
 
 /// Asks the version's health route every `interval` and keeps the answer, so `/readyz` can tell the
 /// truth about Entrupy without calling it per probe, and `relay_entrupy_up` is 1 or 0. Entrupy
@@ -12,7 +13,7 @@ public final class EntrupyHealthMonitor: Service, Sendable {
     let interval: Duration
     let logger: Logger
     private let state = Mutex(EntrupyHealth.unknown)
-    private let gauge = Gauge(label: "relay_entrupy_up")
+    private let gauge = MetricHandles.gauge(.entrupyUp)
 
     public init(api: EntrupyAPIClient, interval: Duration, logger: Logger) {
         self.api = api

@@ -11,7 +11,7 @@ struct EntrupyRelayCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, EventsCommand.self, ItemsCommand.self,
             JobsCommand.self, BackfillCommand.self, SyncCommand.self, RulesCommand.self, DeliveriesCommand.self, TokensCommand.self,
-            ConfigCommand.self, WebhooksCommand.self, EntrupyCommand.self, PruneCommand.self, EraseCommand.self, ChangesCommand.self,
+            ConfigCommand.self, MetricsCommand.self, WebhooksCommand.self, EntrupyCommand.self, PruneCommand.self, EraseCommand.self, ChangesCommand.self,
             TargetsCommand.self,
         ]
     )

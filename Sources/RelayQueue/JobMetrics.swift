@@ -1,4 +1,5 @@
 import Metrics
+import RelayRuntime
 
 /// The worker's per-kind counters and timers, made once: asking the metrics factory for them
 /// on every finished run cost a lookup under its lock and new label strings each time.
@@ -21,14 +22,14 @@ struct JobMetrics: Sendable {
     /// `relay_jobs_total{kind,outcome}` and `relay_job_duration_seconds{kind}` for one run.
     func record(kind: String, outcome: String, duration: Duration) {
         let metrics = kinds[kind] ?? Self.make(kind)
-        (metrics.outcomes[outcome] ?? Counter(label: "relay_jobs_total", dimensions: [("kind", kind), ("outcome", outcome)])).increment()
+        (metrics.outcomes[outcome] ?? MetricHandles.counter(.jobs, [("kind", kind), ("outcome", outcome)])).increment()
         metrics.duration.record(duration: duration)
     }
 
     private static func make(_ kind: String) -> Kind {
         Kind(outcomes: Dictionary(uniqueKeysWithValues: outcomes.map {
-                 ($0, Counter(label: "relay_jobs_total", dimensions: [("kind", kind), ("outcome", $0)]))
+                 ($0, MetricHandles.counter(.jobs, [("kind", kind), ("outcome", $0)]))
              }),
-             duration: Metrics.Timer(label: "relay_job_duration_seconds", dimensions: [("kind", kind)]))
+             duration: MetricHandles.timer(.jobDuration, [("kind", kind)]))
     }
 }

@@ -63,12 +63,12 @@ public final class JobWorker: Service, Sendable {
         func withLock<T>(_ body: (inout RunState) -> T) -> T { mutex.withLock { body(&$0) } }
     }
 
-    private let availableGauge = Gauge(label: "relay_jobs_available")
-    private let oldestGauge = Gauge(label: "relay_jobs_oldest_available_seconds")
-    private let runningGauge = Gauge(label: "relay_jobs_running")
-    private let deadGauge = Gauge(label: "relay_jobs_dead")
+    private let availableGauge = MetricHandles.gauge(.jobsAvailable)
+    private let oldestGauge = MetricHandles.gauge(.jobsOldestAvailable)
+    private let runningGauge = MetricHandles.gauge(.jobsRunning)
+    private let deadGauge = MetricHandles.gauge(.jobsDead)
     /// How long one claim statement takes: the first figure to grow if the jobs table bloats.
-    private let claimTimer = Metrics.Timer(label: "relay_job_claim_duration_seconds")
+    private let claimTimer = MetricHandles.timer(.jobClaimDuration)
 
     /// - Parameter recordsClient: the pool for finished runs that carry their handler's writes
     ///   (a delivery's attempt and state), when `queue`'s pool is one whose commits do not wait

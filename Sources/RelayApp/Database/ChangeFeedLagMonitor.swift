@@ -6,6 +6,7 @@ import RelayDatabase
 import RelayStore
 public import ServiceLifecycle
 import Synchronization
+import RelayRuntime
 
 /// How long the change feed has been held back, checked every few seconds: the age of the
 /// oldest transaction still running anywhere in the cluster (every transition written after it
@@ -30,7 +31,7 @@ public final class ChangeFeedLagMonitor: Service, Sendable {
     let feed: PostgresChangeFeed
     let logger: Logger
     private let state = Mutex(State())
-    private let gauge = Gauge(label: "relay_change_feed_lag_seconds")
+    private let gauge = MetricHandles.gauge(.changeFeedLag)
 
     public init(client: PostgresClient, logger: Logger) {
         self.feed = PostgresChangeFeed(client: client, logger: logger)

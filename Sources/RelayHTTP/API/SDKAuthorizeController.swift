@@ -76,7 +76,7 @@ public struct SDKAuthorizeController: Sendable {
                 if username == nil {
                     // The user can log in, but which Entrupy username their submissions carry is
                     // unknown until a later 200 names it: say so, rather than fail a valid login.
-                    MetricHandles.counter("relay_sdk_users_without_username_total").increment()
+                    MetricHandles.counter(.sdkUsersWithoutUsername).increment()
                     context.logger.warning("sdk authorize: Entrupy answered 409 without a username for a user the relay never stored")
                 }
             }

@@ -44,7 +44,7 @@ public struct BearerAuthenticator: Sendable {
     func check(_ token: String, request: Request, context: RelayRequestContext, from surface: String) async throws -> Caller? {
         if let caller = try await tokens.authenticate(token.trimmingCharacters(in: .whitespaces)) { return caller }
         let client = clientAddress(request, context: context)
-        MetricHandles.counter("relay_api_auth_failures_total").increment()
+        MetricHandles.counter(.apiAuthFailures).increment()
         context.logger.warning("\(surface): invalid token", metadata: ["client": "\(client)"])
         let wait: Duration?
         do {

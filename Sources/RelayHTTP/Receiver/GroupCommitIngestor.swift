@@ -38,10 +38,10 @@ public final class GroupCommitIngestor: Service, Sendable {
     private let maxBatch: Int
     private let storeTimeout: Duration
     private let logger: Logger
-    private let batchSize = Recorder(label: "relay_ingest_batch_size")
-    private let commitTimer = Metrics.Timer(label: "relay_ingest_commit_duration_seconds")
-    private let commitFailures = Counter(label: "relay_ingest_commit_failures_total")
-    private let expired = Counter(label: "relay_ingest_deadline_exceeded_total")
+    private let batchSize = MetricHandles.recorder(.ingestBatchSize)
+    private let commitTimer = MetricHandles.timer(.ingestCommitDuration)
+    private let commitFailures = MetricHandles.counter(.ingestCommitFailures)
+    private let expired = MetricHandles.counter(.ingestDeadlineExceeded)
 
     /// - Parameter storeTimeout: the longest a request waits for its commit, queueing included;
     ///   past it the request is answered with `DeadlineExceeded` (the receiver says 503).

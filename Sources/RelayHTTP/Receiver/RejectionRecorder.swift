@@ -21,8 +21,7 @@ public final class RejectionRecorder: Sendable {
     }
 
     func record(_ shape: SignatureShape, bodyBytes: Int?, client: String?, requestID: String?, logger: Logger) async {
-        Counter(label: "relay_webhook_rejections_total",
-                dimensions: [("header", shape.signatureHeader), ("encoding", shape.encoding), ("reason", shape.reason)]).increment()
+        MetricHandles.counter(.webhookRejections, [("header", shape.signatureHeader), ("encoding", shape.encoding), ("reason", shape.reason)]).increment()
         let shapeKey = "\(shape.headers.joined(separator: ",")) \(shape.encoding) \(shape.length) \(shape.reason)"
         let second = Int64(Date().timeIntervalSince1970)
         guard let log, limit.withLock({ $0.admit(shape: shapeKey, client: client, epochSeconds: second) }) else { return }

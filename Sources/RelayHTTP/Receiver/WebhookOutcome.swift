@@ -1,5 +1,6 @@
 import Metrics
 import RelayCore
+import RelayRuntime
 
 /// How a webhook request ended, as counted in `relay_webhook_requests_total{outcome}`.
 public enum WebhookOutcome: String, CaseIterable, Sendable {
@@ -13,16 +14,16 @@ public enum WebhookOutcome: String, CaseIterable, Sendable {
     struct Counters: Sendable {
         let counters: [WebhookOutcome: Counter]
         let durations: [WebhookOutcome: Metrics.Timer]
-        let bodyBytes = Recorder(label: "relay_webhook_body_bytes")
+        let bodyBytes = MetricHandles.recorder(.webhookBodyBytes)
         /// Events stored apart though an earlier one of the item had their body `id`.
-        let reusedEventIDs = Counter(label: "relay_webhook_reused_ids_total")
+        let reusedEventIDs = MetricHandles.counter(.webhookReusedIDs)
 
         init() {
             var counters: [WebhookOutcome: Counter] = [:]
             var durations: [WebhookOutcome: Metrics.Timer] = [:]
             for outcome in WebhookOutcome.allCases {
-                counters[outcome] = Counter(label: "relay_webhook_requests_total", dimensions: [("outcome", outcome.rawValue)])
-                durations[outcome] = Metrics.Timer(label: "relay_webhook_ingest_duration_seconds", dimensions: [("outcome", outcome.rawValue)])
+                counters[outcome] = MetricHandles.counter(.webhookRequests, [("outcome", outcome.rawValue)])
+                durations[outcome] = MetricHandles.timer(.webhookIngestDuration, [("outcome", outcome.rawValue)])
             }
             self.counters = counters
             self.durations = durations

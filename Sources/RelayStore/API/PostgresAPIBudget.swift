@@ -48,7 +48,7 @@ public struct PostgresAPIBudget: EntrupyAPIBudget {
                 throw APIBudgetUnavailable(StoreFailure.describe(error))
             }
             guard let wait else {
-                MetricHandles.timer("relay_entrupy_budget_wait_seconds", [("priority", priority.rawValue)])
+                MetricHandles.timer(.entrupyBudgetWait, [("priority", priority.rawValue)])
                     .record(duration: ContinuousClock.now - started)
                 return
             }

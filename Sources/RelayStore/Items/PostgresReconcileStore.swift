@@ -113,7 +113,7 @@ public struct PostgresReconcileStore: Sendable {
                                metadata: ["error": "\(StoreFailure.describe(error))"])
             }
             if written.covered > 0 {
-                MetricHandles.counter("relay_webhook_events_coalesced_total").increment(by: Int(written.covered))
+                MetricHandles.counter(.webhookEventsCoalesced).increment(by: Int(written.covered))
             }
             if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
             return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID)

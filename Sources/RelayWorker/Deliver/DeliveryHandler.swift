@@ -80,7 +80,7 @@ public struct DeliveryHandler: JobHandler {
             case .attempt: break
             case .probe: probe = true
             case .hold:
-                MetricHandles.counter("relay_deliveries_held_total", [("channel", delivery.channel.rawValue)]).increment()
+                MetricHandles.counter(.deliveriesHeld, [("channel", delivery.channel.rawValue)]).increment()
                 return JobResult(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)),
                                  recording: DeliveryHoldWrite(deliveryID: delivery.id, target: heldKey))
             }
@@ -105,8 +105,8 @@ public struct DeliveryHandler: JobHandler {
         let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn,
                                          ownFailure: report.result != .delivered && report.cause == .delivery)
 
-        MetricHandles.counter("relay_deliveries_total", [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
-        MetricHandles.timer("relay_delivery_duration_seconds", [("channel", delivery.channel.rawValue)])
+        MetricHandles.counter(.deliveries, [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
+        MetricHandles.timer(.deliveryDuration, [("channel", delivery.channel.rawValue)])
             .record(duration: elapsed)
         let metadata: Logger.Metadata = [
             "delivery_id": "\(delivery.id)", "entrupy_id": "\(delivery.entrupyID ?? "-")", "rule": "\(delivery.rule)",
@@ -175,7 +175,7 @@ public struct DeliveryHandler: JobHandler {
             let (health, change) = try await targets.record(outcome, key: key, probe: probe, breaker: breaker, alerts: alerts)
             healthCache.store(key, health: health, databaseNow: Date())
             guard let change else { return }
-            MetricHandles.counter("relay_target_changes_total", [("change", change.rawValue)]).increment()
+            MetricHandles.counter(.targetChanges, [("change", change.rawValue)]).increment()
             logger.warning("target \(change.rawValue.dropFirst("target.".count))", metadata: [
                 "target": "\(key)", "state": "\(health.state.rawValue)", "consecutive_failures": "\(health.consecutiveFailures)",
                 "delivery_id": "\(delivery.id)", "error": "\(health.lastError ?? "-")",

@@ -4,6 +4,7 @@ import Metrics
 import RelayCore
 import RelayDatabase
 public import ServiceLifecycle
+import RelayRuntime
 
 /// Every `interval`, folds the item count changes that writes appended into the count rollup
 /// (migration 0006), so that counting stays a sum over a few thousand rows however many items
@@ -12,8 +13,8 @@ public struct CountFoldService: Service {
     let items: any CountFolding
     let interval: Duration
     let logger: Logger
-    private let duration = Metrics.Timer(label: "relay_count_fold_duration_seconds")
-    private let failures = Counter(label: "relay_count_fold_failures_total")
+    private let duration = MetricHandles.timer(.countFoldDuration)
+    private let failures = MetricHandles.counter(.countFoldFailures)
 
     public init(items: any CountFolding, interval: Duration = .seconds(5), logger: Logger) {
         self.items = items

@@ -11,7 +11,7 @@ public struct PruneService: Service {
     let pruner: Pruner
     let interval: Duration
     let logger: Logger
-    private let duration = Metrics.Timer(label: "relay_retention_pass_duration_seconds")
+    private let duration = MetricHandles.timer(.retentionPassDuration)
 
     public init(pruner: Pruner, interval: Duration, logger: Logger) {
         self.pruner = pruner
@@ -39,7 +39,7 @@ public struct PruneService: Service {
             // Each failing kind was counted and logged by the pass.
         } catch {
             guard !Task.isCancelled else { return }
-            MetricHandles.counter("relay_retention_failures_total", [("kind", "all")]).increment()
+            MetricHandles.counter(.retentionFailures, [("kind", "all")]).increment()
             logger.warning("pruning failed", metadata: ["error": "\(PostgresErrorText.describe(error))"])
         }
     }

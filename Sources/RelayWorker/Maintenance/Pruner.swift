@@ -47,7 +47,7 @@ public struct Pruner: Sendable {
                 } catch {
                     if Task.isCancelled { throw error }
                     let text = PostgresErrorText.describe(error)
-                    MetricHandles.counter("relay_retention_failures_total", [("kind", kind.rawValue)]).increment()
+                    MetricHandles.counter(.retentionFailures, [("kind", kind.rawValue)]).increment()
                     logger.warning("pruning failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(text)"])
                     failed.append(kind)
                     firstError = firstError ?? text
@@ -74,8 +74,8 @@ public struct Pruner: Sendable {
 
     private func prune(_ kind: RetentionKind, before cutoff: Date) async throws -> Int {
         var total = 0
-        let counter = MetricHandles.counter("relay_retention_pruned_rows_total", [("kind", kind.rawValue)])
-        let wal = MetricHandles.counter("relay_retention_wal_bytes_total", [("kind", kind.rawValue)])
+        let counter = MetricHandles.counter(.retentionPrunedRows, [("kind", kind.rawValue)])
+        let wal = MetricHandles.counter(.retentionWALBytes, [("kind", kind.rawValue)])
         var pacing = self.pacing
         var warnedWAL = false
         while true {
@@ -84,7 +84,7 @@ public struct Pruner: Sendable {
             let measuring = pacing.walBytesPerSecond > 0
             let (count, walBytes) = try await store.pruneBatch(kind, before: cutoff, limit: limit, measuringWAL: measuring)
             let took = ContinuousClock.now - started
-            MetricHandles.timer("relay_retention_batch_duration_seconds", [("kind", kind.rawValue)]).record(duration: took)
+            MetricHandles.timer(.retentionBatchDuration, [("kind", kind.rawValue)]).record(duration: took)
             counter.increment(by: count)
             if let walBytes { wal.increment(by: Int(clamping: walBytes)) }
             if measuring, walBytes == nil, !warnedWAL {
@@ -107,7 +107,7 @@ public struct Pruner: Sendable {
     private func exportOldest(now: Date) async throws {
         for kind in RetentionKind.allCases {
             let oldest = try await store.oldest(kind)
-            MetricHandles.gauge("relay_retention_oldest_seconds", [("kind", kind.rawValue)])
+            MetricHandles.gauge(.retentionOldest, [("kind", kind.rawValue)])
                 .record(oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
         }
     }

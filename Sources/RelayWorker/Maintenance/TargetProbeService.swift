@@ -16,7 +16,7 @@ public struct TargetProbeService: Service {
     /// How long a probe's claim holds: past it (its worker died) another delivery probes.
     let probeLease: Duration
     let logger: Logger
-    private let failures = Counter(label: "relay_target_maintenance_failures_total")
+    private let failures = MetricHandles.counter(.targetMaintenanceFailures)
 
     public init(store: any TargetMaintaining, policy: BreakerPolicy, probeLease: Duration, logger: Logger) {
         self.store = store
@@ -39,7 +39,7 @@ public struct TargetProbeService: Service {
             if !probes.isEmpty { logger.info("probing targets", metadata: ["delivery_ids": "\(probes)"]) }
             let released = try await store.drain(perTarget: policy.drainPerSecond, spacing: .seconds(1) / policy.drainPerSecond)
             if released > 0 {
-                MetricHandles.counter("relay_deliveries_released_total").increment(by: released)
+                MetricHandles.counter(.deliveriesReleased).increment(by: released)
                 logger.info("held deliveries released", metadata: ["count": "\(released)"])
             }
             if gauges { try await refreshGauges() }
@@ -52,8 +52,8 @@ public struct TargetProbeService: Service {
     func refreshGauges() async throws {
         for target in try await store.list() {
             let state: Double = switch target.health.state { case .healthy: 0; case .open: 1; case .disabled: 2 }
-            MetricHandles.gauge("relay_target_state", [("target", target.health.key)]).record(state)
-            MetricHandles.gauge("relay_target_held_deliveries", [("target", target.health.key)]).record(target.held)
+            MetricHandles.gauge(.targetState, [("target", target.health.key)]).record(state)
+            MetricHandles.gauge(.targetHeldDeliveries, [("target", target.health.key)]).record(target.held)
         }
     }
 }

@@ -156,9 +156,9 @@ public struct ReconcilePipeline: Sendable {
     }
 
     private func report(_ result: ApplyResult, item: EntrupyItem, source: ReconcileSource) {
-        MetricHandles.counter("relay_reconcile_total", [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
+        MetricHandles.counter(.reconciles, [("source", source.label), ("changed", result.transitions.isEmpty ? "no" : "yes")]).increment()
         for transition in result.transitions {
-            MetricHandles.counter("relay_transitions_total", [("kind", transition.kind.rawValue)]).increment()
+            MetricHandles.counter(.transitions, [("kind", transition.kind.rawValue)]).increment()
         }
         if !result.transitions.isEmpty {
             logger.info("item reconciled", metadata: [

@@ -26,7 +26,7 @@ public struct ReconcileWebhookHandler: JobHandler {
     /// Why the API version's routes are not there, when the health check says so (then a 404 is
     /// the route's, not the item's).
     let routeGone: @Sendable () -> String?
-    private let latency = Metrics.Timer(label: "relay_reconcile_latency_seconds")
+    private let latency = MetricHandles.timer(.reconcileLatency)
 
     /// How long a hint waits before looking again when another replica is fetching its item.
     static let leaseWait = Duration.milliseconds(300)
@@ -62,7 +62,7 @@ public struct ReconcileWebhookHandler: JobHandler {
             // A fetch that finished while this one waited may have covered the event (and what
             // was read with it is out of date).
             guard let current = try await events.pending(id: event.id), current.state != .processed else {
-                MetricHandles.counter("relay_reconcile_coalesced_total").increment()
+                MetricHandles.counter(.reconcileCoalesced).increment()
                 return .completed
             }
             return try await leased(current, target: target, context: context)
@@ -74,7 +74,7 @@ public struct ReconcileWebhookHandler: JobHandler {
     private func leased(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
         guard let leases else { return try await reconcile(event, target: target, context: context) }
         guard let holder = try await leases.take(target.lockKey) else {
-            MetricHandles.counter("relay_reconcile_lease_waits_total").increment()
+            MetricHandles.counter(.reconcileLeaseWaits).increment()
             return .snooze(Self.leaseWait)
         }
         // Released even when the job was cancelled (a timeout, shutdown): an unstructured task

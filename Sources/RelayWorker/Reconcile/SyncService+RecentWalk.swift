@@ -29,7 +29,7 @@ extension SyncService {
             guard let next, seen.insert(next.jsonText).inserted else { break }
             cursor = next
         }
-        MetricHandles.counter("relay_sync_passes_total", [("tier", tier.name)]).increment()
+        MetricHandles.counter(.syncPasses, [("tier", tier.name)]).increment()
         logger.notice("sync: walked the recent window again during a wider pass", metadata: [
             "tier": "\(tier.name)", "pages": "\(pages)", "items_checked": "\(items)", "changes_found": "\(changes)",
             "seconds": "\(Double((ContinuousClock.now - started).components.seconds))",

@@ -169,8 +169,8 @@ public struct SyncService: Service {
         // A resumed pass counts the pages its earlier runs walked too.
         await warnIfBlind(itemsChecked: pass.itemsChecked + outcome.itemsChecked, pass: pass)
         let took = ContinuousClock.now - started
-        MetricHandles.timer("relay_sync_pass_duration_seconds").record(duration: took)
-        MetricHandles.counter("relay_sync_passes_total", [("tier", tierName)]).increment()
+        MetricHandles.timer(.syncPassDuration).record(duration: took)
+        MetricHandles.counter(.syncPasses, [("tier", tierName)]).increment()
         logger.notice("sync pass complete", metadata: [
             "tier": "\(tierName)", "seconds": "\(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)",
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
@@ -199,18 +199,18 @@ public struct SyncService: Service {
         let message = "the pass saw no items while the relay holds \(count) submitted in its window: Entrupy's search answered nothing; "
             + "check the categories searched (\(categoryFilter.values.joined(separator: ", ")); ENTRUPY_RELAY_SYNC_CATEGORIES adds more) "
             + "and that the API token is the organisation's that sends the webhooks"
-        MetricHandles.counter("relay_sync_blind_passes_total").increment()
+        MetricHandles.counter(.syncBlindPasses).increment()
         logger.warning("sync: \(message)")
         try await store.noteError(message)
     }
 
     /// Counts a walked page, and says when entries of it could not be read.
     func record(_ page: SearchPage, changes: Int) {
-        MetricHandles.counter("relay_sync_pages_total").increment()
-        MetricHandles.counter("relay_sync_items_checked_total").increment(by: page.items.count)
-        MetricHandles.counter("relay_sync_changes_total").increment(by: changes)
+        MetricHandles.counter(.syncPages).increment()
+        MetricHandles.counter(.syncItemsChecked).increment(by: page.items.count)
+        MetricHandles.counter(.syncChanges).increment(by: changes)
         if page.skipped > 0 {
-            MetricHandles.counter("relay_sync_items_unreadable_total").increment(by: page.skipped)
+            MetricHandles.counter(.syncItemsUnreadable).increment(by: page.skipped)
             logger.warning("sync: items in a search page could not be read and were skipped", metadata: ["count": "\(page.skipped)"])
         }
     }
@@ -253,7 +253,7 @@ public struct SyncService: Service {
                 throw error
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                MetricHandles.counter("relay_sync_apply_failures_total").increment()
+                MetricHandles.counter(.syncApplyFailures).increment()
                 logger.warning("sync: an item could not be stored; the next pass tries again", metadata: [
                     "entrupy_id": "\(clean.entrupyID)", "error": "\(StoreFailure.describe(error))",
                 ])
@@ -264,11 +264,11 @@ public struct SyncService: Service {
 
     private func publish(_ status: SyncStatus) {
         if let finished = status.lastFinishedAt {
-            MetricHandles.gauge("relay_sync_last_complete_timestamp_seconds").record(finished.timeIntervalSince1970)
+            MetricHandles.gauge(.syncLastCompleteTimestamp).record(finished.timeIntervalSince1970)
         }
-        if let age = status.lastAgeSeconds { MetricHandles.gauge("relay_sync_last_complete_age_seconds").record(age) }
-        if let items = status.lastItemsChecked { MetricHandles.gauge("relay_sync_last_items_checked").record(items) }
-        if let changes = status.lastChangesFound { MetricHandles.gauge("relay_sync_last_changes_found").record(changes) }
+        if let age = status.lastAgeSeconds { MetricHandles.gauge(.syncLastCompleteAge).record(age) }
+        if let items = status.lastItemsChecked { MetricHandles.gauge(.syncLastItemsChecked).record(items) }
+        if let changes = status.lastChangesFound { MetricHandles.gauge(.syncLastChangesFound).record(changes) }
     }
 }
 
