@@ -15,7 +15,7 @@ struct DeliveryHandlerBreakerTests {
 
     static func handler(_ deliveries: [DeliveryRecord], callbacks: ScriptedSender, targets: MemoryTargetHealth) -> DeliveryHandler {
         DeliveryHandler(deliveries: MemoryDeliveries(deliveries), email: nil, callbacks: callbacks, schedule: DeliveryHandlerTests.schedule,
-                        limiter: TargetLimiter(limit: 4), targets: targets, breaker: breaker, workerID: "worker-1",
+                        limiter: TargetLimiter(limit: 4), targets: targets, breaker: breaker, outcomes: WritesWithTheJob(), workerID: "worker-1",
                         logger: DeliveryHandlerTests.logger)
     }
 

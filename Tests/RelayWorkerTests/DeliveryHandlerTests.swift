@@ -27,7 +27,7 @@ struct DeliveryHandlerTests {
     static func handler(_ deliveries: [DeliveryRecord], callbacks: ScriptedSender, email: ScriptedSender? = nil,
                         limiter: TargetLimiter = TargetLimiter(limit: 4)) -> DeliveryHandler {
         DeliveryHandler(deliveries: MemoryDeliveries(deliveries), email: email, callbacks: callbacks, schedule: schedule,
-                        limiter: limiter, workerID: "worker-1", logger: logger)
+                        limiter: limiter, outcomes: WritesWithTheJob(), workerID: "worker-1", logger: logger)
     }
 
     static func run(_ handler: DeliveryHandler, _ id: Int64) async throws -> JobResult {

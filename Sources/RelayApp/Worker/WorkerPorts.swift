@@ -17,3 +17,4 @@ extension PostgresItemRepository: CountFolding {}
 extension PostgresSyncStore: SyncStoring {}
 extension PostgresRetentionStore: RetentionStoring {}
 extension PostgresTargetHealthStore: TargetMaintaining {}
+extension DeliveryOutcomeWrites: DeliveryOutcomeRecording {}

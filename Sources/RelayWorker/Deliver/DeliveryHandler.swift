@@ -8,9 +8,10 @@ import Tracing
 public import RelayStore
 
 /// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
-/// (`DeliveryDecision`) are written with the job's outcome in one statement: delivered or
-/// dead completes the job; failed reschedules it for the next attempt. A redrive starts a
-/// new job (`PostgresDeliveryRepository.retry`).
+/// (`DeliveryDecision`) are recorded through `DeliveryOutcomeRecording`, which writes them
+/// with the job's outcome in one statement: delivered or dead completes the job; failed
+/// reschedules it for the next attempt. A redrive starts a new job
+/// (`PostgresDeliveryRepository.retry`).
 public struct DeliveryHandler: JobHandler {
     /// A claimed batch's deliveries load in one query, not one each.
     let loader: CoalescingLoader<Int64, DeliveryRecord>
@@ -24,6 +25,8 @@ public struct DeliveryHandler: JobHandler {
     let healthCache = TargetHealthCache()
     /// Where delivery.dead is recorded, and what the rules send for an operational transition.
     let operations: (any OperationalRecording)?
+    /// Where the run's outcome is written: with the job's finish, in one statement.
+    let outcomes: any DeliveryOutcomeRecording
     let alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]
     let workerID: String
     let logger: Logger
@@ -37,7 +40,8 @@ public struct DeliveryHandler: JobHandler {
     public init(deliveries: any DeliveryLoading, email: (any DeliverySending)?, callbacks: any DeliverySending,
                 schedule: RetrySchedule, limiter: TargetLimiter, targets: (any TargetHealthTracking)? = nil,
                 breaker: TargetBreaker = TargetBreaker(policy: .standard), operations: (any OperationalRecording)? = nil,
-                alerts: @escaping @Sendable (OperationalEvent) -> [PlannedDelivery] = { _ in [] }, workerID: String, logger: Logger) {
+                alerts: @escaping @Sendable (OperationalEvent) -> [PlannedDelivery] = { _ in [] }, outcomes: any DeliveryOutcomeRecording,
+                workerID: String, logger: Logger) {
         self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
         self.email = email
         self.callbacks = callbacks
@@ -46,50 +50,66 @@ public struct DeliveryHandler: JobHandler {
         self.targets = targets
         self.breaker = breaker
         self.operations = operations
+        self.outcomes = outcomes
         self.alerts = alerts
         self.workerID = workerID
         self.logger = logger
     }
+    /// One attempt at the delivery, in three steps: the target's breaker admits it (or holds
+    /// it), the attempt is made, and the decision on it is recorded. What the run writes
+    /// (the attempt or the hold, and the delivery's new state) goes through `outcomes`: the
+    /// worker commits it with the job's finish, in one statement, once this returns.
 
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
 
-        let key = TargetKey.of(delivery)
-        var health: TargetHealth?
-        var probe = false
-        // An alert about the relay's own deliveries is never held by a breaker: an open target
-        // must not silence the message that it is open.
-        if let targets, !delivery.isOperational {
-            let current: TargetHealth?, now: Date
-            if let cached = healthCache.cached(key), cached.0.map({ $0.state == .healthy }) ?? true {
-                (current, now) = cached
-            } else {
-                // Held or probing is decided on the row as it is now, never on a cached read.
-                (current, now) = try await targets.health(key: key)
-                healthCache.store(key, health: current, databaseNow: now)
-            }
-            health = current
-            var admission = breaker.admission(current, deliveryID: delivery.id, now: now)
-            // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate;
-            // unless no drain would release it: held under another key (an origin, before 0033) or by no row.
-            // The row may be the endpoint's host, which an operator disabled whole: held under its key.
-            let heldKey = current?.key ?? key
-            if admission == .attempt, delivery.heldSince != nil, current != nil, delivery.heldBy == heldKey { admission = .hold }
-            switch admission {
-            case .attempt: break
-            case .probe: probe = true
-            case .hold:
-                MetricHandles.counter(.deliveriesHeld, [("channel", delivery.channel.rawValue)]).increment()
-                return JobResult(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)),
-                                 recording: DeliveryHoldWrite(deliveryID: delivery.id, target: heldKey))
-            }
+        let (key, target) = Self.keys(for: delivery)
+        let admitted: (health: TargetHealth?, probe: Bool)
+        switch try await admission(of: delivery, key: key) {
+        case .attempt(let health, let probe): admitted = (health, probe)
+        case .hold(let heldKey):
+            MetricHandles.counter(.deliveriesHeld, [("channel", delivery.channel.rawValue)]).increment()
+            // Written with the job's snooze: the delivery shows which target holds it.
+            return outcomes.finish(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)), recordingHoldOf: delivery.id, by: heldKey)
         }
 
         let target = Self.limitKey(for: delivery)
         guard await limiter.acquire(target) else {
             return .snooze(.milliseconds(Int64.random(in: 300...700)))
+        return try await attemptAndDecide(delivery, key: key, health: admitted.health, probe: admitted.probe)
+    }
+
+    /// Step 1: what the target's breaker lets this delivery do now. An alert about the relay's
+    /// own deliveries is never held by a breaker: an open target must not silence the message
+    /// that it is open. A healthy target's cached row admits; held or probing is decided on the
+    /// row as it is now.
+    func admission(of delivery: DeliveryRecord, key: String) async throws -> DeliveryAdmission {
+        guard let targets, !delivery.isOperational else { return .attempt(health: nil, probe: false) }
+        let current: TargetHealth?, now: Date
+        if let cached = healthCache.cached(key), cached.0.map({ $0.state == .healthy }) ?? true {
+            (current, now) = cached
+        } else {
+            (current, now) = try await targets.health(key: key)
+            healthCache.store(key, health: current, databaseNow: now)
         }
+        var admission = breaker.admission(current, deliveryID: delivery.id, now: now)
+        // Held, it waits for the drain (which clears held_since), so a backlog leaves at the drain's rate;
+        // unless no drain would release it: held under another key (an origin, before 0033) or by no row.
+        // The row may be the endpoint's host, which an operator disabled whole: held under its key.
+        let heldKey = current?.key ?? key
+        if admission == .attempt, delivery.heldSince != nil, current != nil, delivery.heldBy == heldKey { admission = .hold }
+        switch admission {
+        case .attempt: return .attempt(health: current, probe: false)
+        case .probe: return .attempt(health: current, probe: true)
+        case .hold: return .hold(target: heldKey)
+        }
+    }
+        }
+    /// Steps 2 and 3: the attempt, what it says of its target, and the decision on the
+    /// delivery (`DeliveryDecision`), returned as the job's result that records the attempt:
+    /// failed reschedules the job for the next attempt; delivered or dead completes it.
+    func attemptAndDecide(_ delivery: DeliveryRecord, key: String, health: TargetHealth?, probe: Bool) async throws -> JobResult {
         defer { limiter.release(target) }
 
         let startedAt = Date()
@@ -102,8 +122,21 @@ public struct DeliveryHandler: JobHandler {
             attempt: number, startedAt: startedAt, durationMilliseconds: Int(clamping: elapsed.milliseconds),
             outcome: decision.state, statusCode: report.statusCode, smtpReply: report.smtpReply, error: report.error,
             responseExcerpt: report.excerpt, worker: workerID)
-        let write = DeliveryAttemptWrite(deliveryID: delivery.id, attempt: attempt, retryIn: decision.retryIn,
-                                         ownFailure: report.result != .delivered && report.cause == .delivery)
+        log(decision, of: delivery, attempt: number, error: report.error, elapsed: elapsed)
+        let outcome: JobOutcome
+        switch decision.state {
+        case .failed:
+            outcome = .snooze(decision.retryIn ?? .seconds(1))
+        case .delivered:
+            outcome = .completed
+        case .dead, .pending:
+            try await recordDead(delivery, attempts: number, error: report.error, key: key)
+            outcome = .completed
+        }
+        // Written with the job's finish, in one statement, once this handler returns.
+        return outcomes.finish(outcome, recordingAttempt: attempt, of: delivery.id, retryIn: decision.retryIn,
+                               ownFailure: report.result != .delivered && report.cause == .delivery)
+    }
 
         MetricHandles.counter(.deliveries, [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
         MetricHandles.timer(.deliveryDuration, [("channel", delivery.channel.rawValue)])
