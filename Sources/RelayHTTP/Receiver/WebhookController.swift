@@ -52,38 +52,50 @@ public struct WebhookController: Sendable {
     }
 
     @Sendable func receive(_ request: Request, context: RelayRequestContext) async throws -> Response {
-        let start = ContinuousClock.now
         let client = addressResolver.clientAddress(peer: context.peerAddress, forwardedFor: request.headers[values: Self.forwardedFor])
         var logger = context.logger
         logger[metadataKey: "client"] = .string(client ?? "unknown")
+        let receipt = Receipt(start: .now, client: client, requestID: context.requestID, logger: logger)
 
-        // Refuse an announced oversize body before reading a byte of it.
+        try await refuseBeforeReading(request, receipt)
+        let body = try await readBody(request, receipt)
+        let headers = Self.keptHeaderValues(request.headers)
+        let scheme = try await verify(body, headers: headers, receipt)
+        let parsed = WebhookPayloadParser.parse(body: body, headers: headers, verifiedBy: scheme)
+        let result = try await store(body, parsed: parsed, verifiedBy: scheme, headers: headers, receipt)
+        logStored(result, parsed: parsed, receipt)
+        return APIWebhookAccepted(result).response
+    }
+
+    /// One request on its way through `receive`: when it arrived, from whom, and its log.
+    struct Receipt {
+        let start: ContinuousClock.Instant
+        let client: String?
+        let requestID: String
+        let logger: Logger
+    }
+
+    /// Refuses an announced oversize body, and an unsigned request, before a byte of the body
+    /// is read and before the request may hold a body slot.
+    func refuseBeforeReading(_ request: Request, _ receipt: Receipt) async throws {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
-            metrics.record(.tooLarge, since: start)
-            logger.warning("webhook refused: body too large", metadata: ["declared_bytes": "\(declared)"])
+            metrics.record(.tooLarge, since: receipt.start)
+            receipt.logger.warning("webhook refused: body too large", metadata: ["declared_bytes": "\(declared)"])
             throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes")
         }
-        // Unsigned requests are refused before they may hold a body slot.
         guard Self.signatureHeaders.contains(where: { request.headers[$0] != nil }) else {
-            metrics.record(.unauthorized, since: start)
-            logger.warning("webhook refused: no signature header")
+            metrics.record(.unauthorized, since: receipt.start)
+            receipt.logger.warning("webhook refused: no signature header")
             await rejections.record(SignatureShape.of(headers: Self.keptHeaderValues(request.headers), outcome: .missingSignature),
-                                    bodyBytes: nil, client: client, requestID: context.requestID, logger: logger)
+                                    bodyBytes: nil, client: receipt.client, requestID: receipt.requestID, logger: receipt.logger)
             throw APIError(.unauthorized, Self.message(for: .missingSignature), headers: Self.closing())
         }
-        let slotKey = Self.slotKey(client)
-        guard clientSlots.take(slotKey) else {
-            metrics.record(.busy, since: start)
-            logger.warning("webhook refused: this client has too many bodies being read at once", metadata: ["limit": "\(clientSlots.limit)"])
-            throw APIError(.serviceUnavailable, "too many webhooks at once from this address; retry later",
-                           headers: Self.closing(retryAfter: retryAfterSeconds))
-        }
-        guard bodySlots.take(0) else {
-            clientSlots.give(slotKey)
-            metrics.record(.busy, since: start)
-            logger.warning("webhook refused: too many bodies being read at once", metadata: ["limit": "\(bodySlots.limit)"])
-            throw APIError(.serviceUnavailable, "too many webhooks at once; retry later", headers: Self.closing(retryAfter: retryAfterSeconds))
-        }
+    }
+
+    /// Reads the whole body while holding a body slot and one of its client's, or refuses it
+    /// (busy, too large, too slow).
+    func readBody(_ request: Request, _ receipt: Receipt) async throws -> [UInt8] {
+        let slotKey = try takeBodySlots(receipt)
         let buffer: ByteBuffer
         do {
             defer {
@@ -95,38 +107,63 @@ public struct WebhookController: Sendable {
             // RequestBodyDeadlineHandler ends a body that has not, and collect throws.
             buffer = try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            metrics.record(.tooLarge, since: start)
-            logger.warning("webhook refused: streamed body too large")
+            metrics.record(.tooLarge, since: receipt.start)
+            receipt.logger.warning("webhook refused: streamed body too large")
             throw APIError(.contentTooLarge, "request body exceeds \(maxBodyBytes) bytes", headers: Self.closing())
         } catch let timeout as RequestBodyTimeout {
-            metrics.record(.bodyTimeout, since: start)
-            logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(timeout.limit)"])
+            metrics.record(.bodyTimeout, since: receipt.start)
+            receipt.logger.warning("webhook refused: body not received in time", metadata: ["limit": "\(timeout.limit)"])
             throw timeout.apiError
         }
         let body = Array(buffer.readableBytesView)
         metrics.bodyBytes.record(body.count)
+        return body
+    }
 
-        let headers = Self.keptHeaderValues(request.headers)
+    /// Takes one of the client's body slots and one of all, or refuses the request as busy.
+    /// Returns the client's slot key, to give both back once the body is read.
+    func takeBodySlots(_ receipt: Receipt) throws -> String {
+        let slotKey = Self.slotKey(receipt.client)
+        guard clientSlots.take(slotKey) else {
+            metrics.record(.busy, since: receipt.start)
+            receipt.logger.warning("webhook refused: this client has too many bodies being read at once", metadata: ["limit": "\(clientSlots.limit)"])
+            throw APIError(.serviceUnavailable, "too many webhooks at once from this address; retry later",
+                           headers: Self.closing(retryAfter: retryAfterSeconds))
+        }
+        guard bodySlots.take(0) else {
+            clientSlots.give(slotKey)
+            metrics.record(.busy, since: receipt.start)
+            receipt.logger.warning("webhook refused: too many bodies being read at once", metadata: ["limit": "\(bodySlots.limit)"])
+            throw APIError(.serviceUnavailable, "too many webhooks at once; retry later", headers: Self.closing(retryAfter: retryAfterSeconds))
+        }
+        return slotKey
+    }
+
+    /// The scheme whose signature the body carries, or a refusal, logged and recorded by its shape.
+    func verify(_ body: [UInt8], headers: [String: String], _ receipt: Receipt) async throws -> SignatureScheme {
         let verification = verifier.verify(body: body, headers: headers)
         guard case .verified(let scheme) = verification else {
-            metrics.record(.unauthorized, since: start)
+            metrics.record(.unauthorized, since: receipt.start)
             let shape = SignatureShape.of(headers: headers, outcome: verification)
-            logger.warning("webhook refused: signature", metadata: [
+            receipt.logger.warning("webhook refused: signature", metadata: [
                 "reason": "\(verification.label)", "detail": "\(verification)", "headers": "\(shape.headers.joined(separator: ","))",
                 "encoding": "\(shape.encoding)", "length": "\(shape.length)",
             ])
-            await rejections.record(shape, bodyBytes: body.count, client: client, requestID: context.requestID, logger: logger)
+            await rejections.record(shape, bodyBytes: body.count, client: receipt.client, requestID: receipt.requestID, logger: receipt.logger)
             throw APIError(.unauthorized, Self.message(for: verification))
         }
+        return scheme
+    }
 
-        let parsed = WebhookPayloadParser.parse(body: body, headers: headers, verifiedBy: scheme)
-        let result: IngestResult
+    /// Stores the verified event with its follow-up job, or asks the sender to retry (503).
+    func store(_ body: [UInt8], parsed: ParsedWebhook, verifiedBy scheme: SignatureScheme, headers: [String: String],
+               _ receipt: Receipt) async throws -> IngestResult {
         do {
             // The store is a span of the receipt's trace, and the context its reconcile job carries.
-            result = try await withSpan("webhook.store", ofKind: .internal) { span in
+            return try await withSpan("webhook.store", ofKind: .internal) { span in
                 span.attributes["webhook.event_type"] = parsed.identifiers.eventType
                 let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: scheme, headers: headers,
-                                            clientAddress: client, requestID: context.requestID, traceParent: TraceParent.current())
+                                            clientAddress: receipt.client, requestID: receipt.requestID, traceParent: TraceParent.current())
                 // The ingestor bounds the wait (ENTRUPY_RELAY_WEBHOOK_STORE_TIMEOUT_MS) and answers 503-worthy errors.
                 let result = try await ingestor.ingest(event)
                 span.attributes["webhook.stored_id"] = Int(result.id)
@@ -134,25 +171,27 @@ public struct WebhookController: Sendable {
                 return result
             }
         } catch {
-            metrics.record(.unavailable, since: start)
-            logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreFailure.describe(error))"])
+            metrics.record(.unavailable, since: receipt.start)
+            receipt.logger.error("webhook not stored; asking the sender to retry", metadata: ["error": "\(StoreFailure.describe(error))"])
             var retry = HTTPFields()
             retry[.retryAfter] = String(retryAfterSeconds)
             throw APIError(.serviceUnavailable, "the event could not be stored; retry later", headers: retry)
         }
+    }
 
-        metrics.record(result.duplicate ? .duplicate : .accepted, since: start)
+    /// Counts and logs a stored event (a duplicate, or an id reused with another body, too).
+    func logStored(_ result: IngestResult, parsed: ParsedWebhook, _ receipt: Receipt) {
+        metrics.record(result.duplicate ? .duplicate : .accepted, since: receipt.start)
         if result.reusedEventID {
             metrics.reusedEventIDs.increment()
-            logger.warning("webhook's id was an earlier event's, with another body: stored as its own event", metadata: [
+            receipt.logger.warning("webhook's id was an earlier event's, with another body: stored as its own event", metadata: [
                 "stored_id": "\(result.id)", "event_id": "\(parsed.identifiers.eventID ?? "-")",
             ])
         }
-        logger.info("webhook stored", metadata: [
+        receipt.logger.info("webhook stored", metadata: [
             "stored_id": "\(result.id)", "duplicate": "\(result.duplicate)", "state": "\(parsed.state.rawValue)",
             "event_type": "\(parsed.identifiers.eventType ?? "-")",
         ])
-        return APIWebhookAccepted(result).response
     }
 
     /// Whose share of the body slots a request takes: its address, or for IPv6 its /64 (one
