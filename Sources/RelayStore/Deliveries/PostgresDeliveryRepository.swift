@@ -22,8 +22,13 @@ public struct PostgresDeliveryRepository: Sendable {
     /// their own, migration 30; item and state theirs). The statement is unnamed, so PostgreSQL
     /// plans it with the values given: a filter not given costs nothing.
     public func list(_ search: DeliverySearch, cursor: PageCursor? = nil, limit: Int) async throws -> [DeliveryRecord] {
+        try await Self.records(from: client.query(try Self.listQuery(search, cursor: cursor, limit: limit), logger: logger))
+    }
+
+    /// `list`'s statement, for a caller that runs it on its own connection (an item's detail).
+    static func listQuery(_ search: DeliverySearch, cursor: PageCursor?, limit: Int) throws -> PostgresQuery {
         let beforeTime = cursor?.time, beforeID = cursor.flatMap { Int64($0.key) }
-        let rows = try await client.query("""
+        return try """
             \(unescaped: Self.recordSelect)
             WHERE (\(search.state)::text IS NULL OR d.state = \(search.state))
               AND (\(search.item)::text IS NULL OR d.entrupy_id = \(search.item))
@@ -36,7 +41,10 @@ public struct PostgresDeliveryRepository: Sendable {
               AND (\(beforeTime)::bigint IS NULL
                    OR (d.created_at, d.id) < ('epoch'::timestamptz + \(beforeTime)::bigint * interval '1 microsecond', \(beforeID)::bigint))
             ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
-            """, logger: logger)
+            """
+    }
+
+    static func records(from rows: PostgresRowSequence) async throws -> [DeliveryRecord] {
         var records: [DeliveryRecord] = []
         for try await row in rows { records.append(try Self.record(from: row)) }
         return records
@@ -52,14 +60,23 @@ public struct PostgresDeliveryRepository: Sendable {
     }
 
     func attempts(deliveryID: Int64?, entrupyID: String?) async throws -> [Int64: [DeliveryAttempt]] {
-        let rows = try await client.query("""
+        try await Self.attempts(from: client.query(Self.attemptsQuery(deliveryID: deliveryID, entrupyID: entrupyID), logger: logger))
+    }
+
+    /// The attempts' statement, for a caller that runs it on its own connection (an item's detail).
+    static func attemptsQuery(deliveryID: Int64?, entrupyID: String?) -> PostgresQuery {
+        """
             SELECT a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.outcome, a.status_code, a.smtp_reply, a.error,
                    a.response_excerpt, a.worker
             FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
             WHERE (\(deliveryID)::bigint IS NULL OR a.delivery_id = \(deliveryID))
               AND (\(entrupyID)::text IS NULL OR d.entrupy_id = \(entrupyID))
             ORDER BY a.id
-            """, logger: logger)
+            """
+    }
+
+    /// The rows of `attemptsQuery`, by delivery.
+    static func attempts(from rows: PostgresRowSequence) async throws -> [Int64: [DeliveryAttempt]] {
         var attempts: [Int64: [DeliveryAttempt]] = [:]
         for try await (id, attempt, started, duration, outcome, status, reply, error, excerpt, worker)
             in rows.decode((Int64, Int, Date, Int, DeliveryState, Int?, String?, String?, String?, String?).self) {
