@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RelayCore
+import RelayDatabase
 
 /// Each retention kind's three statements, whole: prune a batch, estimate, find the oldest.
 /// Finished means a webhook no longer `queued` and a delivery `delivered` or `dead` (the typed
@@ -9,72 +10,90 @@ import RelayCore
 /// (`updated_at`, which nothing changes after).
 extension PostgresRetentionStore {
 
+    /// A batch of at most `limit` of the kind's rows older than `cutoff`, removed; answers how many.
     static func pruneQuery(_ kind: RetentionKind, before cutoff: Date, limit: Int) -> PostgresQuery {
+        let statement = pruneStatement(kind)
+        var values = NamedBindings()
+        values.set("cutoff", cutoff)
+        values.set("limit", limit)
+        values.set("queued", WebhookEventState.queued.rawValue)
+        values.set("delivered", DeliveryState.delivered.rawValue)
+        values.set("dead", DeliveryState.dead.rawValue)
+        return PostgresQuery(unsafeSQL: statement.text, binds: values.bindings(for: statement))
+    }
+
+    static func pruneStatement(_ kind: RetentionKind) -> NamedSQL {
         switch kind {
-        case .webhookBodies:
-            return """
-                WITH chosen AS (
-                    SELECT id FROM webhook_events
-                    WHERE body IS NOT NULL AND received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)
-                    ORDER BY received_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-                gone AS (
-                    UPDATE webhook_events w SET body = NULL, headers = '{}', body_removed = 'expired', body_removed_at = now()
-                    FROM chosen WHERE w.id = chosen.id RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
-        case .webhookEvents:
-            return """
-                WITH chosen AS (
-                    SELECT id FROM webhook_events
-                    WHERE received_at < \(cutoff) AND state <> \(WebhookEventState.queued.rawValue)
-                    ORDER BY received_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-                gone AS (DELETE FROM webhook_events w USING chosen WHERE w.id = chosen.id RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
-        case .reconciliations:
-            // The table's oldest rows by ID (IDs follow time within a transaction's length),
-            // through the primary key; a batch that meets a newer row stops the kind's pass.
-            return """
-                WITH head AS (SELECT id, at FROM reconciliations ORDER BY id LIMIT \(limit)),
-                gone AS (DELETE FROM reconciliations r USING head WHERE r.id = head.id AND head.at < \(cutoff) RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
-        case .deliveryPayloads:
-            return """
-                WITH chosen AS (
-                    SELECT id FROM deliveries
-                    WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
-                    ORDER BY updated_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-                gone AS (
-                    UPDATE deliveries d SET payload = NULL, payload_removed = 'expired'
-                    FROM chosen WHERE d.id = chosen.id RETURNING d.id),
-                replies AS (
-                    UPDATE delivery_attempts a SET response_excerpt = NULL, smtp_reply = NULL
-                    FROM gone WHERE a.delivery_id = gone.id AND (a.response_excerpt IS NOT NULL OR a.smtp_reply IS NOT NULL)
-                    RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
-        case .deliveryAttempts:
-            return """
-                WITH chosen AS (
-                    SELECT id FROM deliveries
-                    WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
-                    ORDER BY updated_at LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-                marked AS (
-                    UPDATE deliveries d SET attempts_removed_at = now() FROM chosen WHERE d.id = chosen.id RETURNING d.id),
-                gone AS (DELETE FROM delivery_attempts a USING marked WHERE a.delivery_id = marked.id RETURNING 1)
-                SELECT count(*)::int FROM marked
-                """
-        case .sdkUsers:
-            return """
-                WITH chosen AS (
-                    SELECT unique_user_id FROM sdk_users WHERE last_authorized_at < \(cutoff)
-                    LIMIT \(limit) FOR UPDATE SKIP LOCKED),
-                gone AS (DELETE FROM sdk_users s USING chosen WHERE s.unique_user_id = chosen.unique_user_id RETURNING 1)
-                SELECT count(*)::int FROM gone
-                """
+        case .webhookBodies: pruneWebhookBodies
+        case .webhookEvents: pruneWebhookEvents
+        case .reconciliations: pruneReconciliations
+        case .deliveryPayloads: pruneDeliveryPayloads
+        case .deliveryAttempts: pruneDeliveryAttempts
+        case .sdkUsers: pruneSDKUsers
         }
     }
+
+    static let pruneWebhookBodies = NamedSQL("""
+        WITH chosen AS (
+            SELECT id FROM webhook_events
+            WHERE body IS NOT NULL AND received_at < :cutoff AND state <> :queued
+            ORDER BY received_at LIMIT :limit FOR UPDATE SKIP LOCKED),
+        gone AS (
+            UPDATE webhook_events w SET body = NULL, headers = '{}', body_removed = 'expired', body_removed_at = now()
+            FROM chosen WHERE w.id = chosen.id RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """)
+
+    static let pruneWebhookEvents = NamedSQL("""
+        WITH chosen AS (
+            SELECT id FROM webhook_events
+            WHERE received_at < :cutoff AND state <> :queued
+            ORDER BY received_at LIMIT :limit FOR UPDATE SKIP LOCKED),
+        gone AS (DELETE FROM webhook_events w USING chosen WHERE w.id = chosen.id RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """)
+
+    /// The table's oldest rows by ID (IDs follow time within a transaction's length), through
+    /// the primary key; a batch that meets a newer row stops the kind's pass.
+    static let pruneReconciliations = NamedSQL("""
+        WITH head AS (SELECT id, at FROM reconciliations ORDER BY id LIMIT :limit),
+        gone AS (DELETE FROM reconciliations r USING head WHERE r.id = head.id AND head.at < :cutoff RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """)
+
+    static let pruneDeliveryPayloads = NamedSQL("""
+        WITH chosen AS (
+            SELECT id FROM deliveries
+            WHERE payload IS NOT NULL AND state IN (:delivered, :dead) AND updated_at < :cutoff
+            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED),
+        gone AS (
+            UPDATE deliveries d SET payload = NULL, payload_removed = 'expired'
+            FROM chosen WHERE d.id = chosen.id RETURNING d.id),
+        replies AS (
+            UPDATE delivery_attempts a SET response_excerpt = NULL, smtp_reply = NULL
+            FROM gone WHERE a.delivery_id = gone.id AND (a.response_excerpt IS NOT NULL OR a.smtp_reply IS NOT NULL)
+            RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """)
+
+    static let pruneDeliveryAttempts = NamedSQL("""
+        WITH chosen AS (
+            SELECT id FROM deliveries
+            WHERE attempts_removed_at IS NULL AND state IN (:delivered, :dead) AND updated_at < :cutoff
+            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED),
+        marked AS (
+            UPDATE deliveries d SET attempts_removed_at = now() FROM chosen WHERE d.id = chosen.id RETURNING d.id),
+        gone AS (DELETE FROM delivery_attempts a USING marked WHERE a.delivery_id = marked.id RETURNING 1)
+        SELECT count(*)::int FROM marked
+        """)
+
+    static let pruneSDKUsers = NamedSQL("""
+        WITH chosen AS (
+            SELECT unique_user_id FROM sdk_users WHERE last_authorized_at < :cutoff
+            LIMIT :limit FOR UPDATE SKIP LOCKED),
+        gone AS (DELETE FROM sdk_users s USING chosen WHERE s.unique_user_id = chosen.unique_user_id RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """)
 
     /// Rows that pruning at `cutoff` would remove now, and their bytes (a payload's stored
     /// size, or rows times the table's average row with its indexes).
