@@ -20,42 +20,59 @@ public struct EntrupyDoctor: Sendable {
     ///   - categories: the category filter every sync search carries.
     ///   - lookback: how far back the search window reaches.
     public func run(customerItemID: String?, categories: SearchQuery.Filter, lookback: Duration, now: Date = Date()) async -> [EntrupyFinding] {
-        var findings: [EntrupyFinding] = []
+        let access = await tokenAndVersion()
+        guard access.accepted else { return access.findings }
+        let lookedUp = await lookup(customerItemID: customerItemID)
+        let searched = await search(categories: categories, lookback: lookback, now: now)
+        return access.findings + [lookedUp] + searched
+    }
+
+    /// Whether the token is accepted and the configured version's routes answer; nothing else
+    /// is tried when not.
+    private func tokenAndVersion() async -> (findings: [EntrupyFinding], accepted: Bool) {
         let routes = api.configuration.routes
         do {
             try await api.health()
-            findings.append(EntrupyFinding("token", .ok, "accepted (GET \(routes.health) answers {\"status\": \"ok\"})"))
-            findings.append(EntrupyFinding("api version", .ok, "v\(routes.version.rawValue) routes answer, Api-Version \(routes.versionHeader ?? "not sent")"))
+            return ([
+                EntrupyFinding("token", .ok, "accepted (GET \(routes.health) answers {\"status\": \"ok\"})"),
+                EntrupyFinding("api version", .ok, "v\(routes.version.rawValue) routes answer, Api-Version \(routes.versionHeader ?? "not sent")"),
+            ], true)
         } catch EntrupyAPIError.unauthorized(let status) {
-            findings.append(EntrupyFinding("token", .differs, "refused (\(status)): check ENTRUPY_RELAY_ENTRUPY_API_TOKEN is the organisation's API token"))
-            findings.append(EntrupyFinding("api version", .skipped, "needs an accepted token"))
-            return findings
+            return ([
+                EntrupyFinding("token", .differs, "refused (\(status)): check ENTRUPY_RELAY_ENTRUPY_API_TOKEN is the organisation's API token"),
+                EntrupyFinding("api version", .skipped, "needs an accepted token"),
+            ], false)
         } catch let error as EntrupyAPIError {
             guard case .routeGone(let status, let path) = error else {
-                findings.append(EntrupyFinding("token", .differs, "not checked: \(error)"))
-                return findings
+                return ([EntrupyFinding("token", .differs, "not checked: \(error)")], false)
             }
-            findings.append(EntrupyFinding("token", .skipped, "the health route is not there"))
-            findings.append(EntrupyFinding("api version", .differs, await versionAdvice(path: path, status: status)))
-            return findings
+            return ([
+                EntrupyFinding("token", .skipped, "the health route is not there"),
+                EntrupyFinding("api version", .differs, await versionAdvice(path: path, status: status)),
+            ], false)
         } catch {
-            findings.append(EntrupyFinding("token", .differs, "not checked: \(error)"))
-            return findings
+            return ([EntrupyFinding("token", .differs, "not checked: \(error)")], false)
         }
+    }
 
-        if let customerItemID {
-            do {
-                findings.append(EntrupyAnswerShape.lookup(try await api.lookupAnswer(customerItemID: customerItemID)))
-            } catch EntrupyAPIError.notFound {
-                findings.append(EntrupyFinding("lookup", .differs, "GET \(routes.lookup) knows no authentication with customer item ID "
-                    + "\"\(TerminalText.printable(customerItemID))\" for this token (is it this organisation's, and submitted with that ID?)"))
-            } catch {
-                findings.append(EntrupyFinding("lookup", .differs, "\(error)"))
-            }
-        } else {
-            findings.append(EntrupyFinding("lookup", .skipped, "name an item the organisation submitted with --customer-item-id"))
+    /// The item the operator named, looked up and its answer's shape checked.
+    private func lookup(customerItemID: String?) async -> EntrupyFinding {
+        guard let customerItemID else {
+            return EntrupyFinding("lookup", .skipped, "name an item the organisation submitted with --customer-item-id")
         }
+        do {
+            return EntrupyAnswerShape.lookup(try await api.lookupAnswer(customerItemID: customerItemID))
+        } catch EntrupyAPIError.notFound {
+            return EntrupyFinding("lookup", .differs, "GET \(api.configuration.routes.lookup) knows no authentication with customer item ID "
+                + "\"\(TerminalText.printable(customerItemID))\" for this token (is it this organisation's, and submitted with that ID?)")
+        } catch {
+            return EntrupyFinding("lookup", .differs, "\(error)")
+        }
+    }
 
+    /// The sync's first search page over the lookback window, and the shape of its first item.
+    private func search(categories: SearchQuery.Filter, lookback: Duration, now: Date) async -> [EntrupyFinding] {
+        let routes = api.configuration.routes
         let end = Int64(now.timeIntervalSince1970.rounded(.up))
         let start = end - lookback.components.seconds
         let filtered = SearchQuery(filters: [categories], limit: routes.searchLimit, startEpoch: start, endEpoch: end)
@@ -63,28 +80,32 @@ public struct EntrupyDoctor: Sendable {
             let json = try await api.searchAnswer(filtered, priority: .interactive)
             let page = try SearchPage.parse(json)
             let days = lookback.components.seconds / 86_400
+            let searched: EntrupyFinding
             if page.items.isEmpty, page.skipped == 0 {
-                findings.append(await blindSearch(unfiltered: SearchQuery(limit: routes.searchLimit, startEpoch: start, endEpoch: end),
-                                                  categories: categories, days: days))
-            } else if page.items.count + page.skipped > routes.searchLimit {
-                findings.append(EntrupyFinding("search", .differs, "answered \(page.items.count + page.skipped) items for a limit of \(routes.searchLimit)"))
-            } else if page.skipped > 0 {
-                findings.append(EntrupyFinding("search", .differs, "\(page.skipped) of \(page.items.count + page.skipped) items on the first page cannot be read; "
-                    + "the sync passes them over"))
+                searched = await blindSearch(unfiltered: SearchQuery(limit: routes.searchLimit, startEpoch: start, endEpoch: end),
+                                             categories: categories, days: days)
             } else {
-                findings.append(EntrupyFinding("search", .ok, "\(page.items.count) items on the first page of the last \(days) days "
-                    + "(categories \(categories.values.joined(separator: ", "))); next_cursor \(EntrupyAnswerShape.cursorKind(json["next_cursor"]))"))
+                searched = Self.searchFinding(page, json: json, categories: categories, days: days, limit: routes.searchLimit)
             }
-            if let first = json["items"]?.arrayValue?.first {
-                findings.append(EntrupyAnswerShape.item(first))
-            } else {
-                findings.append(EntrupyFinding("item shape", .skipped, "no item seen"))
-            }
+            let first = json["items"]?.arrayValue?.first
+            return [searched, first.map(EntrupyAnswerShape.item) ?? EntrupyFinding("item shape", .skipped, "no item seen")]
         } catch {
-            findings.append(EntrupyFinding("search", .differs, "\(error)"))
-            findings.append(EntrupyFinding("item shape", .skipped, "no item seen"))
+            return [EntrupyFinding("search", .differs, "\(error)"), EntrupyFinding("item shape", .skipped, "no item seen")]
         }
-        return findings
+    }
+
+    /// What a first search page that has items says: too many for the limit, some unreadable, or fine.
+    private static func searchFinding(_ page: SearchPage, json: JSONValue, categories: SearchQuery.Filter, days: Int64,
+                                      limit: Int) -> EntrupyFinding {
+        if page.items.count + page.skipped > limit {
+            return EntrupyFinding("search", .differs, "answered \(page.items.count + page.skipped) items for a limit of \(limit)")
+        }
+        if page.skipped > 0 {
+            return EntrupyFinding("search", .differs, "\(page.skipped) of \(page.items.count + page.skipped) items on the first page cannot be read; "
+                + "the sync passes them over")
+        }
+        return EntrupyFinding("search", .ok, "\(page.items.count) items on the first page of the last \(days) days "
+            + "(categories \(categories.values.joined(separator: ", "))); next_cursor \(EntrupyAnswerShape.cursorKind(json["next_cursor"]))")
     }
 
     /// The configured version's health route is not there: does the other version's answer?
