@@ -33,69 +33,86 @@ public struct TargetBreaker: Sendable {
     /// The health after an attempt, and the change to tell of, if any. `probe`: the attempt
     /// was the target's probe (a failed probe doubles the wait before the next).
     public func record(_ outcome: Outcome, on health: TargetHealth, probe: Bool, now: Date) -> (TargetHealth, TargetChange?) {
-        if outcome == .inconclusive { return (Self.probeReleased(health, probe: probe, now: now), nil) }
+        switch outcome {
+        case .inconclusive:
+            return (Self.probeReleased(health, probe: probe, now: now), nil)
+        case .success:
+            return Self.afterSuccess(windowed(health, now: now), now: now)
+        case .failure(let error):
+            return afterFailure(error, windowed(health, now: now), probe: probe, now: now)
+        }
+    }
+
+    /// The health with its failure window emptied once the window has passed.
+    func windowed(_ health: TargetHealth, now: Date) -> TargetHealth {
         var next = health
         if let started = next.windowStartedAt, now.timeIntervalSince(started) > policy.window.timeInterval {
             next.windowStartedAt = nil
             next.windowAttempts = 0
             next.windowFailures = 0
         }
-        switch outcome {
-        case .inconclusive:
-            return (health, nil)
-        case .success:
-            next.lastSuccessAt = now
-            if next.windowStartedAt != nil { next.windowAttempts += 1 }
-            switch next.state {
-            case .disabled:
-                // An attempt under way when it was disabled: the operator decides, not one success.
-                return (next, nil)
-            case .healthy:
-                next.consecutiveFailures = 0
-                next.failingSince = nil
-                return (next, nil)
-            case .open:
-                return (Self.closed(next, now: now), .recovered)
-            }
-        case .failure(let error):
-            next.lastError = error
-            next.lastFailureAt = now
-            next.failingSince = next.failingSince ?? now
-            next.consecutiveFailures += 1
-            if next.windowStartedAt == nil { next.windowStartedAt = now }
-            next.windowAttempts += 1
-            next.windowFailures += 1
-            switch next.state {
-            case .disabled:
-                return (next, nil)
-            case .healthy:
-                guard tripped(next) else { return (next, nil) }
-                next.state = .open
-                next.stateSince = now
-                next.probeWait = policy.firstProbe
-                next.nextProbeAt = now.addingTimeInterval(policy.firstProbe.timeInterval)
-                next.probeDeliveryID = nil
-                next.probeUntil = nil
-                return (next, .opened)
-            case .open:
-                if let disableAfter = policy.disableAfter, let since = next.failingSince,
-                   now.timeIntervalSince(since) >= disableAfter.timeInterval {
-                    next.state = .disabled
-                    next.stateSince = now
-                    next.disabledBy = TargetHealth.breakerName
-                    next.nextProbeAt = nil
-                    next.probeDeliveryID = nil
-                    next.probeUntil = nil
-                    return (next, .disabled)
-                }
-                guard probe else { return (next, nil) }
-                next.probeWait = min(next.probeWait * 2, policy.longestProbeWait)
-                next.nextProbeAt = now.addingTimeInterval(next.probeWait.timeInterval)
-                next.probeDeliveryID = nil
-                next.probeUntil = nil
-                return (next, nil)
-            }
+        return next
+    }
+
+    /// A success closes an open breaker; a disabled target stays so (the operator decides, not
+    /// one success of an attempt under way when it was disabled).
+    static func afterSuccess(_ health: TargetHealth, now: Date) -> (TargetHealth, TargetChange?) {
+        var next = health
+        next.lastSuccessAt = now
+        if next.windowStartedAt != nil { next.windowAttempts += 1 }
+        switch next.state {
+        case .disabled:
+            return (next, nil)
+        case .healthy:
+            next.consecutiveFailures = 0
+            next.failingSince = nil
+            return (next, nil)
+        case .open:
+            return (closed(next, now: now), .recovered)
         }
+    }
+
+    /// A failure is counted; it may trip a healthy target's breaker, disable a target failing
+    /// for too long, or (a failed probe) double the wait before the next probe.
+    func afterFailure(_ error: String, _ health: TargetHealth, probe: Bool, now: Date) -> (TargetHealth, TargetChange?) {
+        var next = health
+        next.lastError = error
+        next.lastFailureAt = now
+        next.failingSince = next.failingSince ?? now
+        next.consecutiveFailures += 1
+        if next.windowStartedAt == nil { next.windowStartedAt = now }
+        next.windowAttempts += 1
+        next.windowFailures += 1
+        switch next.state {
+        case .disabled:
+            return (next, nil)
+        case .healthy:
+            guard tripped(next) else { return (next, nil) }
+            return (opened(next, now: now), .opened)
+        case .open:
+            if let disableAfter = policy.disableAfter, let since = next.failingSince,
+               now.timeIntervalSince(since) >= disableAfter.timeInterval {
+                return (Self.disabled(next, by: TargetHealth.breakerName, now: now), .disabled)
+            }
+            guard probe else { return (next, nil) }
+            next.probeWait = min(next.probeWait * 2, policy.longestProbeWait)
+            next.nextProbeAt = now.addingTimeInterval(next.probeWait.timeInterval)
+            next.probeDeliveryID = nil
+            next.probeUntil = nil
+            return (next, nil)
+        }
+    }
+
+    /// The breaker trips: deliveries are held, and the first probe is due after `firstProbe`.
+    func opened(_ health: TargetHealth, now: Date) -> TargetHealth {
+        var next = health
+        next.state = .open
+        next.stateSince = now
+        next.probeWait = policy.firstProbe
+        next.nextProbeAt = now.addingTimeInterval(policy.firstProbe.timeInterval)
+        next.probeDeliveryID = nil
+        next.probeUntil = nil
+        return next
     }
 
     /// An operator's enable: healthy, nothing counted; the held deliveries drain.
