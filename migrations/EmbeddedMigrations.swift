@@ -40,4 +40,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0034_support_session_limits.sql", PackageResources._034_support_session_limits_sql),
     ("0035_erasure_reach.sql", PackageResources._035_erasure_reach_sql),
     ("0036_audited_actions.sql", PackageResources._036_audited_actions_sql),
+    ("0037_cheaper_writes.sql", PackageResources._037_cheaper_writes_sql),
 ]

@@ -7,11 +7,15 @@ import RelayDatabase
 /// store an erased item's webhooks without their bodies.
 extension PostgresReconcileStore {
     /// `forgotten.hit`: whether one of the item's keys was erased. NULL keys match nothing.
+    /// The salt comes from a join, so the planner inlines the hash (migration 37): the
+    /// two-argument form reads it with a subquery and is planned again at every call.
     static let forgottenCTE = """
         forgotten AS (
-            SELECT EXISTS (SELECT FROM erased_subjects WHERE key IN (
-                erased_subject_key('entrupy_id', :entrupy_id::text), erased_subject_key('customer_item_id', :customer_item_id::text),
-                erased_subject_key('username', :subject_username::text), erased_subject_key('user_id', :subject_user_id::text))) AS hit)
+            SELECT EXISTS (SELECT FROM installation s, erased_subjects WHERE key IN (
+                erased_subject_key(s.key_salt, 'entrupy_id', :entrupy_id::text),
+                erased_subject_key(s.key_salt, 'customer_item_id', :customer_item_id::text),
+                erased_subject_key(s.key_salt, 'username', :subject_username::text),
+                erased_subject_key(s.key_salt, 'user_id', :subject_user_id::text))) AS hit)
         """
 
     /// The write goes ahead only for a change without people fields, or for an item none of
