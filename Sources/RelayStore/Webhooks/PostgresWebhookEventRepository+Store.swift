@@ -73,7 +73,20 @@ extension PostgresWebhookEventRepository {
         }
 
         static let named = NamedSQL("""
-            WITH input AS (
+            -- The arrays reach unnest through a materialized CTE, so the planner cannot see how
+            -- many events a batch holds: every batch gets the same estimate (10 rows) and the
+            -- same plan, and PostgreSQL soon keeps one generic plan. With the arrays as
+            -- unnest's own arguments, each batch was planned again for its size (901 plans in
+            -- 995 executions, 0.45 ms of PostgreSQL each), its custom plan always cheaper than
+            -- the generic one estimated for 10 rows.
+            WITH arrays AS MATERIALIZED (
+                SELECT :dedup_keys::text[] AS dedup_keys, :event_ids::text[] AS event_ids, :event_types::text[] AS event_types,
+                       :entrupy_ids::text[] AS entrupy_ids, :customer_item_ids::text[] AS customer_item_ids, :states::text[] AS states,
+                       :parse_errors::text[] AS parse_errors, :nulls::int[] AS null_masks, :verified_by::text[] AS verifiers,
+                       :bodies::bytea[] AS bodies, :body_sha256s::text[] AS body_sha256s, :headers::text[] AS header_texts,
+                       :client_addresses::text[] AS client_addresses, :request_ids::text[] AS request_ids,
+                       :trace_parents::text[] AS trace_parents, :repeats::int[] AS repeat_counts),
+            input AS (
                 SELECT dedup_key,
                        CASE WHEN nulls & 1 = 0 THEN event_id END AS event_id,
                        CASE WHEN nulls & 2 = 0 THEN event_type END AS event_type,
@@ -86,10 +99,9 @@ extension PostgresWebhookEventRepository {
                        CASE WHEN nulls & 64 = 0 THEN request_id END AS request_id,
                        CASE WHEN nulls & 128 = 0 THEN trace_parent END AS trace_parent,
                        repeats, position
-                FROM unnest(:dedup_keys::text[], :event_ids::text[], :event_types::text[], :entrupy_ids::text[],
-                            :customer_item_ids::text[], :states::text[], :parse_errors::text[], :nulls::int[], :verified_by::text[],
-                            :bodies::bytea[], :body_sha256s::text[], :headers::text[], :client_addresses::text[], :request_ids::text[],
-                            :trace_parents::text[], :repeats::int[])
+                FROM arrays a, unnest(a.dedup_keys, a.event_ids, a.event_types, a.entrupy_ids, a.customer_item_ids, a.states,
+                                      a.parse_errors, a.null_masks, a.verifiers, a.bodies, a.body_sha256s, a.header_texts,
+                                      a.client_addresses, a.request_ids, a.trace_parents, a.repeat_counts)
                      WITH ORDINALITY AS i (dedup_key, event_id, event_type, entrupy_id, customer_item_id, state, parse_error, nulls,
                            verified_by, body, body_sha256, headers, client_address, request_id, trace_parent, repeats, position)),
             upserted AS (
