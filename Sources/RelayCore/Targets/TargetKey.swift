@@ -46,7 +46,18 @@ public enum TargetKey {
 
     /// The endpoint's key of an absolute URL; the URL masked (`MaskedURL`) when it has no origin.
     public static func endpoint(of url: String) -> String {
-        guard let components = URLComponents(string: url), let origin = origin(components: components) else { return masked(url) }
+        endpoint(of: url, components: URLComponents(string: url))
+    }
+
+    /// `endpoint(of:)` and the URL's host, lower-cased (nil when it has none), from one parse:
+    /// the deliver handler limits sends per host and guards them per endpoint.
+    public static func endpointAndHost(of url: String) -> (endpoint: String, host: String?) {
+        let components = URLComponents(string: url)
+        return (endpoint(of: url, components: components), components?.host?.lowercased())
+    }
+
+    static func endpoint(of url: String, components: URLComponents?) -> String {
+        guard let components, let origin = origin(components: components) else { return masked(url) }
         let path = rawPath(of: url)
         guard !path.isEmpty, path != "/" else { return origin }
         return origin + pathMarker + fingerprint(of: path)

@@ -74,7 +74,6 @@ public struct DeliveryHandler: JobHandler {
             return outcomes.finish(.snooze(Self.holdRecheck * Double.random(in: 0.9...1.1)), recordingHoldOf: delivery.id, by: heldKey)
         }
 
-        let target = Self.limitKey(for: delivery)
         guard await limiter.acquire(target) else {
             return .snooze(.milliseconds(Int64.random(in: 300...700)))
         return try await attemptAndDecide(delivery, key: key, health: admitted.health, probe: admitted.probe)
@@ -231,13 +230,15 @@ public struct DeliveryHandler: JobHandler {
         try await operations.record(event, deliveries: alerts(event))
     }
 
-    /// Callbacks are limited per host, email per SMTP server (there is one).
-    static func limitKey(for delivery: DeliveryRecord) -> String {
+    /// The delivery's breaker key (`TargetKey.of`) and the key its sends are limited by:
+    /// callbacks per host, email per SMTP server (there is one). A callback's URL is parsed once for both.
+    static func keys(for delivery: DeliveryRecord) -> (breaker: String, limit: String) {
         switch delivery.channel {
-        case .email: return "smtp"
+        case .email: return (TargetKey.smtp, "smtp")
         case .webhook:
             let url = if case .webhook(let webhook) = delivery.payload { webhook.url } else { delivery.target }
-            return "http:" + (URLComponents(string: url)?.host?.lowercased() ?? url)
+            let (endpoint, host) = TargetKey.endpointAndHost(of: url)
+            return (endpoint, "http:" + (host ?? url))
         }
     }
 }
