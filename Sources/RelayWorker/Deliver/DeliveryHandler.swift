@@ -5,7 +5,6 @@ public import RelayCore
 public import RelayQueue
 import RelayRuntime
 import Tracing
-public import RelayStore
 
 /// Runs `deliver` jobs: one attempt at one delivery. The attempt and the delivery's new state
 /// (`DeliveryDecision`) are recorded through `DeliveryOutcomeRecording`, which writes them
@@ -25,9 +24,9 @@ public struct DeliveryHandler: JobHandler {
     let healthCache = TargetHealthCache()
     /// Where delivery.dead is recorded, and what the rules send for an operational transition.
     let operations: (any OperationalRecording)?
+    let alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]
     /// Where the run's outcome is written: with the job's finish, in one statement.
     let outcomes: any DeliveryOutcomeRecording
-    let alerts: @Sendable (OperationalEvent) -> [PlannedDelivery]
     let workerID: String
     let logger: Logger
 
@@ -50,16 +49,16 @@ public struct DeliveryHandler: JobHandler {
         self.targets = targets
         self.breaker = breaker
         self.operations = operations
-        self.outcomes = outcomes
         self.alerts = alerts
+        self.outcomes = outcomes
         self.workerID = workerID
         self.logger = logger
     }
+
     /// One attempt at the delivery, in three steps: the target's breaker admits it (or holds
     /// it), the attempt is made, and the decision on it is recorded. What the run writes
     /// (the attempt or the hold, and the delivery's new state) goes through `outcomes`: the
     /// worker commits it with the job's finish, in one statement, once this returns.
-
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
@@ -76,6 +75,8 @@ public struct DeliveryHandler: JobHandler {
 
         guard await limiter.acquire(target) else {
             return .snooze(.milliseconds(Int64.random(in: 300...700)))
+        }
+        defer { limiter.release(target) }
         return try await attemptAndDecide(delivery, key: key, health: admitted.health, probe: admitted.probe)
     }
 
@@ -104,13 +105,11 @@ public struct DeliveryHandler: JobHandler {
         case .hold: return .hold(target: heldKey)
         }
     }
-        }
+
     /// Steps 2 and 3: the attempt, what it says of its target, and the decision on the
     /// delivery (`DeliveryDecision`), returned as the job's result that records the attempt:
     /// failed reschedules the job for the next attempt; delivered or dead completes it.
     func attemptAndDecide(_ delivery: DeliveryRecord, key: String, health: TargetHealth?, probe: Bool) async throws -> JobResult {
-        defer { limiter.release(target) }
-
         let startedAt = Date()
         let number = delivery.attempts + 1
         let (report, elapsed) = await attempt(delivery, number: number)
@@ -137,6 +136,8 @@ public struct DeliveryHandler: JobHandler {
                                ownFailure: report.result != .delivered && report.cause == .delivery)
     }
 
+    /// The decision's metrics and log line.
+    private func log(_ decision: DeliveryDecision, of delivery: DeliveryRecord, attempt number: Int, error: String?, elapsed: Duration) {
         MetricHandles.counter(.deliveries, [("channel", delivery.channel.rawValue), ("outcome", decision.state.rawValue)]).increment()
         MetricHandles.timer(.deliveryDuration, [("channel", delivery.channel.rawValue)])
             .record(duration: elapsed)
@@ -146,15 +147,12 @@ public struct DeliveryHandler: JobHandler {
         ]
         switch decision.state {
         case .failed:
-            logger.warning("delivery attempt failed", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
-            return JobResult(.snooze(decision.retryIn ?? .seconds(1)), recording: write)
+            logger.warning("delivery attempt failed", metadata: metadata.merging(["error": "\(error ?? "-")"]) { $1 })
         case .delivered:
             logger.info("delivered", metadata: metadata)
         case .dead, .pending:
-            logger.error("delivery is dead", metadata: metadata.merging(["error": "\(report.error ?? "-")"]) { $1 })
-            try await recordDead(delivery, attempts: number, error: report.error, key: key)
+            logger.error("delivery is dead", metadata: metadata.merging(["error": "\(error ?? "-")"]) { $1 })
         }
-        return JobResult(.completed, recording: write)
     }
 
     /// One attempt, as a client span of the job's trace (the target as deliveries show it:
