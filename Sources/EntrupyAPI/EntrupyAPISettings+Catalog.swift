@@ -2,11 +2,14 @@ public import RelayCore
 
 /// The settings `EntrupyAPISettings` reads, as the reference gives them.
 extension EntrupyAPISettings {
-    public static let url = TextSetting("entrupy_api_url", takes: "an http(s) URL", default: "https://api.entrupy.com", "Entrupy's REST API")
+    public static let url = TextSetting("entrupy_api_url", takes: "an http(s) URL", default: "https://api.entrupy.com", "Entrupy's REST API",
+        audience: .operator(why: "to talk to a sandbox or the project's simulator instead of production"))
     public static let token = TextSetting("entrupy_api_token", takes: "text", defaultText: "required for `serve` (unless `--no-worker`), `worker`, `backfill`",
-        secret: true, "the organisation's API token, sent as `Authorization: Token …`")
+        secret: true, "the organisation's API token, sent as `Authorization: Token …`",
+        audience: .operator(why: "every installation that reconciles items: your organisation's token"))
     public static let version = TextSetting("entrupy_api_version", takes: "`2` or `1.4`", default: "2",
-        "the Entrupy API version spoken: `2`, as Entrupy advises new integrations, or `1.4`; each has its own routes (below)")
+        "the Entrupy API version spoken: `2`, as Entrupy advises new integrations, or `1.4`; each has its own routes (`entrupy_api_*_path`)",
+        audience: .operator(why: "to speak 1.4 while your organisation is not on v2"))
     public static let versionHeader = TextSetting("entrupy_api_version_header", takes: "text, or `none`", defaultText: "`1.4` with version 1.4, none with 2",
         "the `Api-Version` header sent on the item, search and health routes")
     public static let itemPath = TextSetting("entrupy_api_item_path", takes: "a path with `{id}`", defaultText: "`/v2/authentications/{id}` (v1.4: `/v1/…`)",
@@ -18,7 +21,8 @@ extension EntrupyAPISettings {
     public static let healthPath = TextSetting("entrupy_api_health_path", takes: "a path", defaultText: "`/v2/health` (v1.4: `/v1/health`)",
         "the route that checks Entrupy answers and accepts the token")
     public static let rate = IntegerSetting("entrupy_api_rate", default: 10, range: 1...10_000,
-        "the organisation's limit: API requests in any one second by all replicas together; webhook reconciles go first, then people, then background work")
+        "the organisation's limit: API requests in any one second by all replicas together; webhook reconciles go first, then people, then background work",
+        audience: .operator(why: "to match the limit Entrupy set for your organisation"))
     public static let timeout = IntegerSetting("entrupy_api_timeout_seconds", default: 10, range: 1...300, "per API request")
     public static let healthInterval = IntegerSetting("entrupy_health_interval_seconds", default: 30, range: 1...3_600,
         "how often the health route checks that Entrupy answers and accepts the token (`/readyz`, `relay_entrupy_up`)")

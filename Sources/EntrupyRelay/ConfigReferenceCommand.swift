@@ -1,13 +1,17 @@
 import ArgumentParser
 import RelayApp
 
-/// `config reference`: every setting, what it takes, its default and meaning (the README's table).
+/// `config reference`: the settings an operator sets, what each takes, its default, meaning and
+/// why one would change it (the README's table); `--all` adds the tuning knobs.
 struct ConfigReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reference", abstract: "Print every setting as a Markdown table (the README's is this output)."
+        commandName: "reference", abstract: "Print the operator's settings as a Markdown table (the README's is this output); --all adds the tuning knobs."
     )
 
+    @Flag(help: "Also list the tuning knobs, whose defaults suit almost every installation.")
+    var all = false
+
     func run() {
-        print(ConfigReference.markdown(), terminator: "")
+        print(ConfigReference.markdown(all: all), terminator: "")
     }
 }

@@ -42,13 +42,6 @@ struct ConfigShowCommand: ParsableCommand {
                 problems.append("\(error)")
             }
         }
-        // Not in the catalog (swift-otel reads the OTEL_* variables), but a secret all the same.
-        if let headers = CollectorHeaders.shown(ProcessInfo.processInfo.environment) { rows.append((headers.name, headers.value, headers.origin)) }
-        do {
-            _ = try CollectorHeaders.fromFile(ProcessInfo.processInfo.environment)
-        } catch {
-            problems.append("\(error)")
-        }
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(48, rows.map(\.1.count).max() ?? 0)
         if let path = sources.configFilePath { print("config file: \(path)") }

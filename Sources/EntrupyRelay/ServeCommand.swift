@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = MetricsBootstrap.prometheus()
         let logger = environment.logger
         // Before any HTTP client is made: a client takes the tracer in force when it is made.
-        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(logger: logger) }
+        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(settings.tracing, logger: logger) }
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let server = try CommandEnvironment.assemble {
             // Under systemd (Type=notify) the unit is started once the port takes requests.

@@ -25,7 +25,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let logger = environment.logger
         let registry = MetricsBootstrap.prometheus()
         // Before any HTTP client is made: a client takes the tracer in force when it is made.
-        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(logger: logger) }
+        let tracing = try CommandEnvironment.assemble { try TracingBootstrap.bootstrap(settings.tracing, logger: logger) }
         let client = try DatabaseClientFactory.makeClient(settings.database.url, poolSize: settings.database.poolSize, logger: logger)
         let worker = try CommandEnvironment.assemble { try WorkerAssembly(settings: settings, client: client, logger: logger) }
         let warmup = PoolWarmup(client: client, connections: settings.database.poolWarmSize, logger: logger)

@@ -5,7 +5,8 @@ extension DatabaseSettings {
     public static let url = TextSetting("database_url", takes: "`postgres://user:password@host:5432/db?sslmode=…&sslrootcert=…`", defaultText: "required",
         secret: true, "the database (also read as `DATABASE_URL`). `sslmode` as libpq has it: `disable`; `allow`, `prefer` (TLS if offered, "
             + "not verified); `require` (TLS, not verified; with `sslrootcert`, as `verify-ca`); `verify-ca` (the CA checked); `verify-full` "
-            + "(the CA and the host name checked), the default. `sslrootcert` names the CAs to trust (else the system's)")
+            + "(the CA and the host name checked), the default. `sslrootcert` names the CAs to trust (else the system's)",
+        audience: .operator(why: "every installation: where the relay's PostgreSQL is, as whom, and how its certificate is checked"))
     public static let poolSize = IntegerSetting("database_pool_size", default: 16, range: 2...500, defaultText: "`worker_concurrency` + 4, at least 16",
         "connections per process for the receiver and the worker (each running job may hold one); a worker opens 4 more for its bookkeeping")
     public static let poolWarmSize = IntegerSetting("database_pool_warm_size", default: 0, range: 0...500, defaultText: "`database_pool_size`",

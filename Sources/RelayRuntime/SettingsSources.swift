@@ -60,8 +60,10 @@ public struct SettingsSources: Sendable {
             if let key = file.keys.sorted().first(where: { $0.hasSuffix("_file") && plainKeys.contains(String($0.dropLast(5))) }) {
                 throw SettingsError.invalid(name: "\(key) in \(file.path)", reason: "only secrets are read from a file; set \(key.dropLast(5)) itself")
             }
-            if case .unknown(let name, let nearest)? = SettingNameCheck.firstUnknown(file.keys, known: keys) {
-                throw SettingsError.unknown(name: "\(name) in \(file.path)", nearest: nearest)
+            switch SettingNameCheck.firstUnknown(file.keys, known: keys) {
+            case .unknown(let name, let nearest)?: throw SettingsError.unknown(name: "\(name) in \(file.path)", nearest: nearest)
+            case .removed(let name, let release, let why)?: throw SettingsError.removed(name: "\(name) in \(file.path)", release: release, why: why)
+            default: break
             }
         }
     }
@@ -71,7 +73,7 @@ public struct SettingsSources: Sendable {
     public func unprefixedNames(_ catalog: [Setting]) -> [(given: String, setting: String)] {
         catalog.compactMap { setting in
             let old = setting.key.uppercased()
-            guard Setting.aliases[setting.key] == nil, environment[old] != nil || (setting.isSecret && environment[old + "_FILE"] != nil) else { return nil }
+            guard setting.isPrefixed, Setting.aliases[setting.key] == nil, environment[old] != nil || (setting.isSecret && environment[old + "_FILE"] != nil) else { return nil }
             return (old, setting.environmentName)
         }
     }

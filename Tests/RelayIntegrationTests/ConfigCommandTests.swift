@@ -67,7 +67,11 @@ struct ConfigCommandTests {
         let reference = try await CommandLineTests.run(["config", "reference"], env: CommandLineTests.environment(nil))
         #expect(reference.status == 0)
         #expect(reference.stdout == ConfigReference.markdown())
-        for setting in RelaySettings.catalog { #expect(reference.stdout.contains("`\(setting.environmentName)`")) }
+        // The operator's settings by default; every setting with --all.
+        let all = try await CommandLineTests.run(["config", "reference", "--all"], env: CommandLineTests.environment(nil))
+        #expect(all.status == 0)
+        #expect(all.stdout == ConfigReference.markdown(all: true))
+        for setting in RelaySettings.catalog { #expect(all.stdout.contains("`\(setting.environmentName)`")) }
     }
 
     /// --connect reaches PostgreSQL and Entrupy (the simulator) and says what refused it.

@@ -93,7 +93,7 @@ public struct RelayServer {
         router.add(middleware: RequestIDMiddleware())
         // A server span per request, a new trace linked to a caller's traceparent, the query's
         // values redacted, none for probes and scrapes (only while tracing is on).
-        if TracingBootstrap.wanted(ProcessInfo.processInfo.environment) { router.add(middleware: PublicTracingMiddleware<RelayRequestContext>()) }
+        if settings.tracing.wanted { router.add(middleware: PublicTracingMiddleware<RelayRequestContext>()) }
         if settings.http.publicURLIsHTTPS { router.add(middleware: StrictTransportSecurityMiddleware<RelayRequestContext>()) }
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         router.add(middleware: MetricsMiddleware<RelayRequestContext>())

@@ -9,9 +9,9 @@ import RelayWorker
 /// `config reference` prints, the README's table, and what a misspelt name is checked against.
 extension RelaySettings {
     public static let logLevel = TextSetting("log_level", takes: LogLevelName.allCases.map(\.rawValue).joined(separator: ", "), default: "info",
-        "the least severe log line written")
+        "the least severe log line written", audience: .operator(why: "`debug` while chasing a problem, `warning` for quiet"))
     public static let logFormat = TextSetting("log_format", takes: LogFormat.allCases.map(\.rawValue).joined(separator: ", "), default: LogFormat.json.rawValue,
-        "`json` (one object per line) or `text`")
+        "`json` (one object per line) or `text`", audience: .operator(why: "`text` when people read the log, not a collector"))
     public static let shutdownGrace = IntegerSetting("shutdown_grace_seconds", default: 25, range: 1...3_600,
         "SIGTERM: stop accepting and claiming, finish what can finish within this; then what is left is cancelled")
 
@@ -24,6 +24,7 @@ extension RelaySettings {
         ("The worker", WorkerSettings.catalog),
         ("Retention", RetentionSettings.catalog),
         ("Notifications", NotifySettings.catalog),
+        ("Tracing (OpenTelemetry's standard variables)", TracingSettings.catalog),
         ("The process", [logLevel.setting, logFormat.setting, shutdownGrace.setting]),
     ]
 

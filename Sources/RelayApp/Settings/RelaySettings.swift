@@ -17,6 +17,8 @@ public struct RelaySettings: Sendable {
     public var worker: WorkerSettings
     public var retention: RetentionSettings
     public var notify: NotifySettings
+    /// The `OTEL_*` settings, as swift-otel is given them.
+    public var tracing: TracingSettings
     public var logLevel: LogLevelName
     public var logFormat: LogFormat
     /// How long SIGTERM may take: stop accepting and claiming, finish what can finish, exit.
@@ -40,6 +42,7 @@ public struct RelaySettings: Sendable {
         entrupy = try EntrupyAPISettings(reader: reader, reconciling: reconciling)
         http = try HTTPSettings(reader: reader)
         notify = try NotifySettings(reader: reader)
+        tracing = try TracingSettings(reader: reader)
         logLevel = try reader.parsed(Self.logLevel) { text throws(SettingProblem) in
             guard let level = LogLevelName(rawValue: text.lowercased()) else {
                 throw SettingProblem("expected one of \(LogLevelName.allCases.map(\.rawValue).joined(separator: ", "))")

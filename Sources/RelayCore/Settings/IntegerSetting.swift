@@ -5,9 +5,11 @@ public struct IntegerSetting: Sendable {
     public let range: ClosedRange<Int>
 
     /// - Parameter defaultText: for a default that depends on other settings, how the reference says it.
-    public init(_ key: String, default value: Int, range: ClosedRange<Int>, defaultText: String? = nil, _ summary: String) {
+    public init(_ key: String, default value: Int, range: ClosedRange<Int>, defaultText: String? = nil, _ summary: String,
+                audience: SettingAudience = .tuning) {
         defaultValue = value
         self.range = range
-        setting = Setting(key: key, takes: "\(range.lowerBound)–\(range.upperBound)", defaultText: defaultText ?? "\(value)", summary: summary)
+        setting = Setting(key: key, takes: "\(range.lowerBound)–\(range.upperBound)", defaultText: defaultText ?? "\(value)", summary: summary,
+                          audience: audience)
     }
 }

@@ -18,17 +18,27 @@ public struct Setting: Sendable, Hashable {
     public let summary: String
     /// Never printed or logged; may be read from a file named by `…_FILE`.
     public let isSecret: Bool
+    /// Whether `config reference` shows it (an operator's) or only `--all` (a tuning knob).
+    public let audience: SettingAudience
+    /// A variable's name that a standard fixes (`OTEL_EXPORTER_OTLP_ENDPOINT`), read instead of
+    /// the prefixed one; nil for the relay's own settings.
+    let standardName: String?
 
-    public init(key: String, takes: String, defaultText: String, summary: String, isSecret: Bool = false) {
+    public init(key: String, takes: String, defaultText: String, summary: String, isSecret: Bool = false,
+                audience: SettingAudience = .tuning, standardName: String? = nil) {
         self.key = key
         self.takes = takes
         self.defaultText = defaultText
         self.summary = summary
         self.isSecret = isSecret
+        self.audience = audience
+        self.standardName = standardName
     }
 
-    /// `ENTRUPY_RELAY_PORT` for `port`.
-    public var environmentName: String { Self.environmentPrefix + key.uppercased() }
+    /// `ENTRUPY_RELAY_PORT` for `port`; a standard's own name as it is (`OTEL_SERVICE_NAME`).
+    public var environmentName: String { standardName ?? Self.environmentPrefix + key.uppercased() }
+    /// Whether its variable is the relay's own (under the prefix), not a standard's.
+    public var isPrefixed: Bool { standardName == nil }
     /// The environment's name for a file holding the value (secrets only).
     public var fileEnvironmentName: String { environmentName + "_FILE" }
 }

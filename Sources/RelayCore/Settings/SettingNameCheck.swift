@@ -3,11 +3,13 @@
 /// nearest that is.
 public enum SettingNameCheck {
     /// The first of `given` (in sorted order) that is not in `known`, as an error naming the
-    /// nearest known one; nil when all are known. Names must match exactly, since values are
-    /// read by their exact name: `entrupy_relay_port` would otherwise pass and be ignored.
+    /// nearest known one (or, for a setting the relay read once, saying it is gone and why);
+    /// nil when all are known. Names must match exactly, since values are read by their exact
+    /// name: `entrupy_relay_port` would otherwise pass and be ignored.
     public static func firstUnknown(_ given: [String], known: [String]) -> SettingsError? {
         let knownSet = Set(known)
         guard let name = given.sorted().first(where: { !knownSet.contains($0) }) else { return nil }
+        if let removed = RemovedSetting.named(name) { return .removed(name: name, release: removed.release, why: removed.why) }
         return .unknown(name: name, nearest: nearest(to: name, among: known))
     }
 

@@ -5,6 +5,8 @@ public enum SettingsError: Error, Equatable, CustomStringConvertible {
     case invalid(name: String, reason: String)
     /// A prefixed variable or a config-file key that is no setting, with the nearest that is.
     case unknown(name: String, nearest: String?)
+    /// A setting the relay read once (`RemovedSetting`): gone since `release`, and why.
+    case removed(name: String, release: String, why: String)
 
     public var description: String {
         switch self {
@@ -12,6 +14,7 @@ public enum SettingsError: Error, Equatable, CustomStringConvertible {
         case .invalid(let name, let reason): "\(name) is invalid: \(reason)"
         case .unknown(let name, let nearest):
             "\(name) is not a setting" + (nearest.map { "; did you mean \($0)?" } ?? "; `entrupy-relay config reference` lists them")
+        case .removed(let name, let release, let why): "\(name) is gone (removed in \(release)): \(why)"
         }
     }
 }

@@ -5,8 +5,11 @@ public struct TextSetting: Sendable {
     public let defaultValue: String?
 
     /// - Parameter defaultText: how the reference says the default when there is none to give.
-    public init(_ key: String, takes: String, default value: String? = nil, defaultText: String? = nil, secret: Bool = false, _ summary: String) {
+    /// - Parameter standardName: the variable's name when a standard fixes it (`OTEL_SERVICE_NAME`).
+    public init(_ key: String, takes: String, default value: String? = nil, defaultText: String? = nil, secret: Bool = false, _ summary: String,
+                audience: SettingAudience = .tuning, standardName: String? = nil) {
         defaultValue = value
-        setting = Setting(key: key, takes: takes, defaultText: defaultText ?? value ?? "none", summary: summary, isSecret: secret)
+        setting = Setting(key: key, takes: takes, defaultText: defaultText ?? value ?? "none", summary: summary, isSecret: secret,
+                          audience: audience, standardName: standardName)
     }
 }

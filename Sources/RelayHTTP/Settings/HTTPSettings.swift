@@ -25,9 +25,9 @@ public struct HTTPSettings: Sendable {
     public var sdkAuthorizePerMinute: Int
     /// Where the console may load item photos from: CSP sources such as `https://*.entrupy.com`.
     public var consoleImageSources: [String]
-    /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS
-    /// (also implied by an https `ENTRUPY_RELAY_PUBLIC_URL`).
-    public var consoleSecureCookies: Bool
+    /// Mark console cookies `Secure` even when no trusted proxy says the request came over HTTPS:
+    /// an https `ENTRUPY_RELAY_PUBLIC_URL` says so (`console_secure_cookies` said no more, and is gone).
+    public var consoleSecureCookies: Bool { publicURLIsHTTPS }
     /// Where people and systems reach the relay (`ENTRUPY_RELAY_PUBLIC_URL`); https makes console cookies
     /// always `Secure` and every answer carry Strict-Transport-Security.
     public var publicURL: String?
@@ -62,8 +62,6 @@ public struct HTTPSettings: Sendable {
             }
             return text
         }
-        consoleSecureCookies = try reader.bool(Self.consoleSecureCookies)
-            || publicURL?.lowercased().hasPrefix("https://") == true
     }
 
     /// `console_image_sources`: `none`, or https origins (`https://host`, `https://*.host`, with

@@ -3,9 +3,11 @@ public import RelayCore
 /// The settings `ReceiverSettings` reads, as the reference gives them.
 extension ReceiverSettings {
     public static let entrupySecrets = TextSetting("entrupy_webhook_secrets", takes: "secrets, comma-separated", defaultText: "required for `serve`*", secret: true,
-        "Entrupy's webhook subscription secrets, each at least 16 bytes; any one verifies (rotation: add the new one, switch Entrupy, remove the old)")
+        "Entrupy's webhook subscription secrets, each at least 16 bytes; any one verifies (rotation: add the new one, switch Entrupy, remove the old)",
+        audience: .operator(why: "every installation that takes Entrupy's webhooks itself; two while rotating"))
     public static let standardSecrets = TextSetting("standard_webhook_secrets", takes: "`whsec_…` secrets, comma-separated", secret: true,
-        "secrets for the Standard Webhooks scheme (a gateway that re-signs), at least 16 bytes decoded; *either this or the above is required")
+        "secrets for the Standard Webhooks scheme (a gateway that re-signs), at least 16 bytes decoded; *either this or the above is required",
+        audience: .operator(why: "when a gateway re-signs Entrupy's webhooks before they reach the relay"))
     public static let standardTolerance = IntegerSetting("standard_webhook_tolerance_seconds", default: 300, range: 1...86_400,
         "allowed clock skew of `webhook-timestamp`")
     public static let maxBodyBytes = IntegerSetting("webhook_max_body_bytes", default: 1 << 20, range: 1...(64 << 20),

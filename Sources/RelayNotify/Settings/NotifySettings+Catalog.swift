@@ -3,17 +3,20 @@ public import RelayCore
 /// The settings `NotifySettings` reads, as the reference gives them.
 extension NotifySettings {
     public static let rulesFile = TextSetting("rules_file", takes: "a path", defaultText: "none (nothing is sent)",
-        "the notification rules; read at start-up (a bad file stops the start), reloaded on SIGHUP")
+        "the notification rules; read at start-up (a bad file stops the start), reloaded on SIGHUP",
+        audience: .operator(why: "to notify anyone at all: without rules nothing is sent"))
     public static let retrySchedule = TextSetting("delivery_retry_schedule", takes: "waits with units (`ms s m h d`), comma-separated",
         default: RetrySchedule.defaultText, "waits between delivery attempts, each jittered ±20 %; when spent the delivery is `dead`")
     public static let targetConcurrency = IntegerSetting("delivery_target_concurrency", default: 4, range: 1...1_000,
         "attempts in flight per callback host (and for the SMTP server) in one process; more wait without spending an attempt")
     public static let smtpURL = TextSetting("smtp_url", takes: "`smtp://user:pass@host:587?tls=starttls`", defaultText: "none (email deliveries wait and retry)",
-        secret: true, "the mail server: `tls=starttls` (the default, required when given), `implicit` (port 465, also `smtps://`) or `none` for a local relay; user and password percent-encoded")
+        secret: true, "the mail server: `tls=starttls` (the default, required when given), `implicit` (port 465, also `smtps://`) or `none` for a local relay; user and password percent-encoded",
+        audience: .operator(why: "when a rule sends email"))
     public static let smtpPassword = TextSetting("smtp_password", takes: "text", defaultText: "from `smtp_url`", secret: true,
-        "overrides the password of `smtp_url`")
+        "overrides the password of `smtp_url`", audience: .operator(why: "to keep the mail password in a credential file of its own"))
     public static let smtpFrom = TextSetting("smtp_from", takes: "an address", defaultText: "required with `smtp_url`",
-        "`relay@example.com` or `Entrupy Relay <relay@example.com>`; its domain ends every Message-ID")
+        "`relay@example.com` or `Entrupy Relay <relay@example.com>`; its domain ends every Message-ID",
+        audience: .operator(why: "with `smtp_url`: the sender your mail server accepts"))
     public static let smtpCAFile = TextSetting("smtp_ca_file", takes: "a path", defaultText: "system roots",
         "extra PEM trust roots for a mail server with a private CA")
     public static let smtpHeloName = TextSetting("smtp_helo_name", takes: "a host name", defaultText: "this host's name", "the name given in EHLO")

@@ -5,7 +5,8 @@ extension RetentionSettings {
     /// Each kind's setting, in the reference's order; 0 keeps that kind for ever.
     public static let days: [(RetentionKind, IntegerSetting)] = RetentionKind.allCases.map { kind in
         (kind, IntegerSetting("retention_\(kind.rawValue)_days", default: RetentionPolicy.standard.days[kind] ?? 0, range: 0...36_500,
-                              "\(kind.removes) after this many days\(kind.countedFrom); 0 keeps them for ever"))
+                              "\(kind.removes) after this many days\(kind.countedFrom); 0 keeps them for ever",
+                              audience: kind == .webhookBodies ? .operator(why: "when your privacy policy or disputes ask to keep people's data shorter or longer") : .tuning))
     }
     public static let interval = IntegerSetting("retention_interval_seconds", default: 600, range: 10...86_400,
         "how often the pruner runs (one replica at a time)")
