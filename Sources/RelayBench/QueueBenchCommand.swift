@@ -40,12 +40,12 @@ struct QueueBenchCommand: AsyncParsableCommand {
         // Start every run from a table without the last run's dead rows and with statistics
         // that know its rows (as autovacuum keeps them in service), so neither autovacuum's
         // timing nor a plan made for an empty table decides the figure.
-        try await client.query("VACUUM jobs", logger: logger)
+        try await queue.vacuum()
         let job = try NewJob(NoopJob())
         for start in stride(from: 0, to: jobs, by: 5_000) {
             try await queue.enqueue(Array(repeating: job, count: min(5_000, jobs - start)))
         }
-        try await client.query("ANALYZE jobs", logger: logger)
+        try await queue.analyze()
         let runs = NoopHandler.Runs()
         let workerList = (0..<count).map { n in
             JobWorker(queue: queue, handlers: [AnyJobHandler(NoopHandler(runs: runs))],

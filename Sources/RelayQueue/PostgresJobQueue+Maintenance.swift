@@ -85,6 +85,17 @@ extension PostgresJobQueue {
         return 0
     }
 
+    /// Reclaims the jobs table's dead rows (VACUUM), as autovacuum does in service: a
+    /// benchmark starts each run from a table without the last run's dead rows.
+    public func vacuum() async throws {
+        try await client.query("VACUUM jobs", logger: logger)
+    }
+
+    /// Refreshes the jobs table's statistics (ANALYZE), once a benchmark has enqueued its jobs.
+    public func analyze() async throws {
+        try await client.query("ANALYZE jobs", logger: logger)
+    }
+
     /// Whether a job of `kind` is still waiting or running (a benchmark's "drained yet?"),
     /// read through the partial indexes on claimable and running jobs.
     public func hasUnfinished(kind: String) async throws -> Bool {
