@@ -175,7 +175,6 @@ let package = Package(
                 "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
-                "RelayStore",
                 "EntrupyAPI",
                 "RelayRules",
                 "RelayNotify",

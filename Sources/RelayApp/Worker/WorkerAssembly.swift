@@ -65,62 +65,29 @@ public struct WorkerAssembly {
         let http = EntrupyAPIClient.makeHTTPClient()
         httpService = ShutdownHook { try await http.shutdown() }
         smtpService = smtp.map { client in ShutdownHook { await client.shutdown() } }
+        let callbackSender = Self.callbackSender(settings: settings)
+        callbackHTTPService = ShutdownHook { await callbackSender.shutdown() }
+
         api = Self.apiClient(settings: settings, http: http, database: client, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
         items = PostgresItemRepository(client: client, logger: logger)
         deliveries = PostgresDeliveryRepository(client: client, logger: logger)
         self.rules = rules
         reloader = RulesReloadService(store: rules, logger: logger)
+        pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
+        health = Self.healthMonitor(settings: settings, api: api, logger: logger)
 
-        let pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)
-        self.pipeline = pipeline
-
-        let callbackTimeout = Duration.seconds(settings.notify.callbackTimeoutSeconds)
-        let callbackSender = CallbackSender(timeout: callbackTimeout, connectionsPerHost: settings.notify.targetConcurrency,
-                                            allowPrivate: settings.notify.allowPrivateCallbacks)
-        callbackHTTPService = ShutdownHook { await callbackSender.shutdown() }
-        var configuration = JobWorkerConfiguration(
-            concurrency: settings.worker.concurrency, lease: .seconds(settings.worker.jobLeaseSeconds),
-            pollInterval: .milliseconds(settings.worker.jobPollMilliseconds),
-            pruneCompletedAfter: .seconds(settings.worker.pruneCompletedHours * 3600),
-            pruneDeadAfter: .seconds(settings.worker.pruneDeadDays * 86_400),
-            backoffBase: .milliseconds(settings.worker.jobBackoffBaseMilliseconds),
-            maxCrashes: settings.worker.jobMaxCrashes, jobTimeout: .seconds(settings.worker.jobTimeoutSeconds)
-        )
-        configuration.shutdownDrain = .seconds(settings.worker.jobShutdownDrainSeconds)
         let targetHealth = PostgresTargetHealthStore(client: client, logger: logger)
-        targetProbes = TargetProbeService(store: targetHealth, policy: settings.notify.breaker,
-                                          probeLease: callbackTimeout + .seconds(settings.worker.jobLeaseSeconds), logger: logger)
-        let delivery = DeliveryHandler(
-            deliveries: deliveries,
-            email: smtp.map(EmailDeliverer.init),
-            callbacks: CallbackDeliverer(
-                sender: callbackSender,
-                rules: rules),
-            schedule: settings.notify.retrySchedule, limiter: TargetLimiter(limit: settings.notify.targetConcurrency),
-            targets: targetHealth, breaker: TargetBreaker(policy: settings.notify.breaker),
-            operations: PostgresOperationalEvents(client: client, logger: logger),
-            alerts: { [rules] event in DeliveryPlanner.plan(rules: rules.current, event: event) },
-            workerID: configuration.workerID, logger: logger
-        )
-        let itemLock = KeyedLock()
-        let health = Self.healthMonitor(settings: settings, api: api, logger: logger)
-        self.health = health
-        let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
+        let configuration = Self.jobWorkerConfiguration(settings: settings)
+        let handlers = JobHandlers(settings: settings, client: client, logger: logger, workerID: configuration.workerID)
         worker = JobWorker(
             queue: PostgresJobQueue(client: bookkeeping, logger: logger), recordsClient: client,
-            handlers: [
-                AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
-                                                      itemLock: itemLock,
-                                                      // No longer than the job's lease: a killed replica's item waits no longer than its job.
-                                                      leases: PostgresFetchLeases(client: client, logger: logger, duration: .seconds(
-                                                          min(settings.worker.jobLeaseSeconds, settings.entrupy.timeoutSeconds + 5))),
-                                                      routeGone: { health.current.routeGoneReason })),
-                AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
-                AnyJobHandler(delivery),
-            ],
+            handlers: handlers.reconcile(pipeline: pipeline, health: health)
+                + [handlers.deliver(deliveries: deliveries, rules: rules, smtp: smtp, callbackSender: callbackSender, targetHealth: targetHealth)],
             configuration: configuration, logger: logger
         )
+        targetProbes = TargetProbeService(store: targetHealth, policy: settings.notify.breaker,
+                                          probeLease: .seconds(settings.notify.callbackTimeoutSeconds + settings.worker.jobLeaseSeconds), logger: logger)
         sweep = SweepService(store: items, interval: .seconds(settings.worker.sweepIntervalSeconds),
                              age: .seconds(settings.worker.sweepAgeSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
@@ -128,6 +95,11 @@ public struct WorkerAssembly {
                              interval: .seconds(settings.retention.intervalSeconds), logger: logger)
         sync = settings.worker.syncIntervalSeconds == 0 ? nil
             : Self.syncService(settings: settings, api: api, pipeline: pipeline, client: client, logger: logger)
+        Self.logRules(settings: settings, rules: rules, logger: logger)
+    }
+
+    /// Says at start which rules the worker applies, or that it sends nothing.
+    static func logRules(settings: RelaySettings, rules: RulesStore, logger: Logger) {
         if let path = settings.notify.rulesFile {
             logger.info("rules loaded", metadata: ["file": "\(path)", "rules": "\(rules.current.rules.count)"])
         } else {
