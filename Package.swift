@@ -73,6 +73,7 @@ let package = Package(
             name: "RelayDatabase",
             dependencies: [
                 "RelayCore",
+                "RelayRuntime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ],

@@ -1,5 +1,6 @@
 import Foundation
 public import RelayCore
+public import RelayRuntime
 
 /// The reference table of the settings, as `config reference` prints it and the README holds it
 /// (a test keeps the two equal): the operator's settings, each with why one would change it;

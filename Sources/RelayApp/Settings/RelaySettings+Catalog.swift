@@ -1,5 +1,6 @@
 import EntrupyAPI
 public import RelayCore
+public import RelayRuntime
 import RelayDatabase
 import RelayHTTP
 import RelayNotify

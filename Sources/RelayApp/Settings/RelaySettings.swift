@@ -1,5 +1,6 @@
 public import EntrupyAPI
 public import RelayCore
+public import RelayRuntime
 public import RelayDatabase
 public import RelayHTTP
 public import RelayNotify

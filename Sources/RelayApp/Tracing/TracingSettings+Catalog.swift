@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// The OpenTelemetry variables the relay reads for its traces, under their standard names (the
 /// file's key is the name in lower case: `otel_exporter_otlp_endpoint: http://collector:4318`).

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// The `OTEL_*` settings, read through the relay's own sources (the environment, the YAML file,
 /// a secret's `_FILE`), as the environment swift-otel is given: every `OTEL_*` variable of the

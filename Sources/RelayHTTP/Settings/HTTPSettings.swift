@@ -1,5 +1,6 @@
 import Foundation
 public import RelayCore
+public import RelayRuntime
 
 /// The HTTP server, the query API and the console, from the environment.
 public struct HTTPSettings: Sendable {

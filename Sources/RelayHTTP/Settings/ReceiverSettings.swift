@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// How webhooks are received and stored, from the environment.
 public struct ReceiverSettings: Sendable {

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// The settings `NotifySettings` reads, as the reference gives them.
 extension NotifySettings {

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// The rules file and how notifications are sent, from the environment.
 public struct NotifySettings: Sendable {

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// How long each kind of data is kept (`RetentionPolicy`) and how the pruner paces itself.
 public struct RetentionSettings: Sendable {

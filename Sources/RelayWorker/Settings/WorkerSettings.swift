@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// How the worker runs jobs, reconciles and keeps the queue, from the environment.
 public struct WorkerSettings: Sendable {

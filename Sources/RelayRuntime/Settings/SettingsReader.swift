@@ -1,4 +1,5 @@
 import Foundation
+public import RelayCore
 
 /// Reads typed settings from their sources (`SettingsSources` in RelayRuntime builds it from
 /// the environment, the config file and secret files). Pure: the caller passes how a setting
