@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// The settings `EntrupyAPISettings` reads, as the reference gives them.
 extension EntrupyAPISettings {

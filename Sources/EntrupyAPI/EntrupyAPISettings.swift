@@ -1,5 +1,6 @@
 import Foundation
 public import RelayCore
+public import RelayRuntime
 
 /// How the relay reaches Entrupy's API, from the environment.
 public struct EntrupyAPISettings: Sendable {

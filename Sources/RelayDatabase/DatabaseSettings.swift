@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayRuntime
 
 /// How the relay reaches PostgreSQL, from the environment.
 public struct DatabaseSettings: Sendable {
