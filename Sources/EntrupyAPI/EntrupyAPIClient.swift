@@ -122,6 +122,24 @@ public struct EntrupyAPIClient: Sendable {
     /// - Parameter apiVersion: the `Api-Version` header, or nil for a route that takes none.
     private func exchange(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue?,
                           accept: Set<Int>, apiVersion: String?) async throws -> (Int, JSONValue) {
+        try await acquireBudget(priority)
+        let request = makeRequest(method, path, body: body, apiVersion: apiVersion)
+        let start = ContinuousClock.now
+        let (response, bytes) = try await execute(request, route: route, since: start)
+        let status = Int(response.status.code)
+        record(route: route, status: String(status), since: start)
+        if accept.contains(status) {
+            do {
+                return (status, try JSONValue.parse(Array(bytes.readableBytesView)))
+            } catch {
+                throw EntrupyAPIError.invalidResponse("body is not JSON")
+            }
+        }
+        throw await refusal(status: status, response: response, bytes: bytes, path: path, route: route)
+    }
+
+    /// Waits for the call budget at the given priority; an unusable budget is the API's error.
+    private func acquireBudget(_ priority: APIPriority) async throws {
         do {
             try await budget.acquire(priority)
         } catch let error as CancellationError {
@@ -129,6 +147,9 @@ public struct EntrupyAPIClient: Sendable {
         } catch {
             throw EntrupyAPIError.budgetUnavailable(String(describing: error))
         }
+    }
+
+    private func makeRequest(_ method: HTTPMethod, _ path: String, body: JSONValue?, apiVersion: String?) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Token " + configuration.token)
@@ -140,14 +161,17 @@ public struct EntrupyAPIClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body.jsonText))
         }
-        let start = ContinuousClock.now
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
+        return request
+    }
+
+    /// The response and its whole body, or a transport error (recorded as the route's `error`).
+    private func execute(_ request: HTTPClientRequest, route: String,
+                         since start: ContinuousClock.Instant) async throws -> (HTTPClientResponse, ByteBuffer) {
         do {
             // One deadline for the whole exchange: AsyncHTTPClient's ends at the response head,
             // and a peer dripping its body would otherwise hold the call (and a sync's lock) for ever.
-            let http = self.http, timeout = configuration.requestTimeout, request = request
-            (response, bytes) = try await withDeadline(timeout) {
+            let http = self.http, timeout = configuration.requestTimeout
+            return try await withDeadline(timeout) {
                 let response = try await http.execute(request, timeout: TimeAmount(timeout))
                 return (response, try await response.body.collect(upTo: 8 << 20))
             }
@@ -158,28 +182,24 @@ public struct EntrupyAPIClient: Sendable {
             record(route: route, status: "error", since: start)
             throw EntrupyAPIError.transport(String(describing: error))
         }
-        let status = Int(response.status.code)
-        record(route: route, status: String(status), since: start)
-        if accept.contains(status) {
-            do {
-                return (status, try JSONValue.parse(Array(bytes.readableBytesView)))
-            } catch {
-                throw EntrupyAPIError.invalidResponse("body is not JSON")
-            }
-        }
+    }
+
+    /// The error an unaccepted status is; a 429 also pauses every caller for its Retry-After.
+    private func refusal(status: Int, response: HTTPClientResponse, bytes: ByteBuffer, path: String,
+                         route: String) async -> EntrupyAPIError {
         switch status {
-        case 404: throw EntrupyAPIError.notFound
-        case 410: throw EntrupyAPIError.routeGone(status: 410, path: path)
+        case 404: return .notFound
+        case 410: return .routeGone(status: 410, path: path)
         case 429:
             let after = RetryAfter.parse(response.headers.first(name: "Retry-After"))
             await budget.pauseCallers(for: after ?? .seconds(1))
             logger.notice("Entrupy API rate limited us", metadata: ["route": "\(route)", "retry_after": "\(after.map { "\($0)" } ?? "-")"])
-            throw EntrupyAPIError.rateLimited(retryAfter: after)
-        case 401, 403: throw EntrupyAPIError.unauthorized(status: status)
-        case 500...599: throw EntrupyAPIError.server(status: status)
+            return .rateLimited(retryAfter: after)
+        case 401, 403: return .unauthorized(status: status)
+        case 500...599: return .server(status: status)
         default:
             let text = String(decoding: bytes.readableBytesView.prefix(300), as: UTF8.self)
-            throw EntrupyAPIError.rejected(status: status, message: text)
+            return .rejected(status: status, message: text)
         }
     }
 
