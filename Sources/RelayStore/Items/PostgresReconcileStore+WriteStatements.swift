@@ -28,7 +28,7 @@ extension PostgresReconcileStore {
     struct StoreStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_store"
-        static let named = NamedSQL(PostgresReconcileStore.storeText(deliveries: false))
+        static let named = NamedSQL(PostgresReconcileStore.storeText)
         static let sql = named.text
 
         let change: ReconcileChange
@@ -54,7 +54,7 @@ extension PostgresReconcileStore {
     struct StoreWithDeliveriesStatement: PostgresPreparedStatement {
         typealias Row = PostgresReconcileStore.Written
         static let name = "reconcile_store_deliveries"
-        static let named = NamedSQL(PostgresReconcileStore.storeText(deliveries: true))
+        static let named = NamedSQL(PostgresReconcileStore.storeWithDeliveriesText)
         static let sql = named.text
 
         /// The deliveries' `deliver` jobs, inserted by the queue's fragment in this statement:
@@ -92,9 +92,9 @@ extension PostgresReconcileStore {
         }
     }
 
-    /// The text of `StoreStatement`, or with `deliveries` of `StoreWithDeliveriesStatement`.
-    static func storeText(deliveries: Bool) -> String {
-        """
+    /// The CTEs both store statements begin with: the item's write, its transitions and the
+    /// fetch's record (`StoreStatement` explains them).
+    static let storeItemCTEs = """
             WITH \(forgottenCTE),
             updated AS (
                 -- A stored item changes only while its row holds the basis. Under READ COMMITTED
@@ -131,7 +131,17 @@ extension PostgresReconcileStore {
                 ORDER BY position
                 RETURNING id, kind),
             \(recordFetch(gate: "stored"))
-            """ + (deliveries ? """
+            """
+
+    /// The text of `StoreStatement`.
+    static let storeText = storeItemCTEs + """
+
+            SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[],
+                   \(refusedForErasure)
+            """
+
+    /// The text of `StoreWithDeliveriesStatement`: the deliveries and their jobs after the item's CTEs.
+    static let storeWithDeliveriesText = storeItemCTEs + """
             ,
             -- How many transitions of each kind the item's timeline held before: this statement
             -- does not see its own inserts. Counted once per kind, not once per new row: the
@@ -171,12 +181,7 @@ extension PostgresReconcileStore {
             \(StoreWithDeliveriesStatement.deliverJobs.text)
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
                    (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased), \(refusedForErasure)
-            """ : """
-
-            SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[],
-                   \(refusedForErasure)
-            """)
-    }
+            """
 
     /// The values of either store statement's item, change and basis, by name.
     static func storeValues(_ change: ReconcileChange, item: EntrupyItem) -> NamedBindings {
