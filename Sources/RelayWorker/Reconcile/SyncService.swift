@@ -114,13 +114,21 @@ public struct SyncService: Service {
         }
         let notifySince = try await store.notifySince()
         var outcome = Outcome()
-        var seenCursors = Set<String>()
-        var resumedCursor = pass.cursor
-        var recentWalked = ContinuousClock.now
         logger.info("sync pass", metadata: [
             "tier": "\(pass.tier ?? "all")", "window_start": "\(pass.windowStart)", "window_end": "\(pass.windowEnd)",
             "resumed_at_page": "\(pass.pages)",
         ])
+        guard try await walkPages(of: &pass, into: &outcome, notifySince: notifySince) else { return outcome }
+        try await complete(pass, outcome: &outcome, started: started)
+        return outcome
+    }
+
+    /// Walks the pass's pages to the end of its window, checkpointing each. False when the
+    /// saved cursor was refused and, the pass started again, no pass was due.
+    private func walkPages(of pass: inout SyncPass, into outcome: inout Outcome, notifySince: Date) async throws -> Bool {
+        var seenCursors = Set<String>()
+        var resumedCursor = pass.cursor
+        var recentWalked = ContinuousClock.now
         while true {
             try Task.checkCancellation()
             let observedAt = try await pipeline.clock()
@@ -132,7 +140,7 @@ public struct SyncService: Service {
                 // (once: a cursor refused in the middle of a walk ends the pass as failed below).
                 logger.notice("sync: the search refused the saved cursor; starting the pass again")
                 try await store.abandon()
-                guard let fresh = try await store.resumeOrStart(tiers: tiers, lookback: lookback) else { return outcome }
+                guard let fresh = try await store.resumeOrStart(tiers: tiers, lookback: lookback) else { return false }
                 pass = fresh
                 resumedCursor = nil
                 seenCursors.removeAll()
@@ -146,15 +154,8 @@ public struct SyncService: Service {
             outcome.itemsChecked += page.items.count
             outcome.changesFound += changes
             record(page, changes: changes)
-            if looped || outcome.pages >= Self.maxPages {
-                // Not a complete pass: say so, and start the window afresh next time.
-                let reason = looped ? "the search returned a cursor it had already returned" : "the pass reached \(Self.maxPages) pages"
-                try await store.checkpoint(cursor: nil, items: page.items.count, changes: changes)
-                try await store.abandon()
-                throw SyncWalkEnded(reason: reason)
-            }
-            try await store.checkpoint(cursor: next, items: page.items.count, changes: changes)
-            guard let next else { break }
+            try await checkpoint(page, next: next, changes: changes, looped: looped, pages: outcome.pages)
+            guard let next else { return true }
             pass.cursor = next
             // A wide pass takes long; the last day is walked again each interval meanwhile.
             if ContinuousClock.now - recentWalked >= interval, let recent = tiers.everyPass, recent.name != pass.tier {
@@ -162,6 +163,22 @@ public struct SyncService: Service {
                 recentWalked = ContinuousClock.now
             }
         }
+    }
+
+    /// Saves where the pass is. A search that loops or a pass at the page cap is not a complete
+    /// pass: it says so, and the window is started afresh next time.
+    private func checkpoint(_ page: SearchPage, next: JSONValue?, changes: Int, looped: Bool, pages: Int) async throws {
+        if looped || pages >= Self.maxPages {
+            let reason = looped ? "the search returned a cursor it had already returned" : "the pass reached \(Self.maxPages) pages"
+            try await store.checkpoint(cursor: nil, items: page.items.count, changes: changes)
+            try await store.abandon()
+            throw SyncWalkEnded(reason: reason)
+        }
+        try await store.checkpoint(cursor: next, items: page.items.count, changes: changes)
+    }
+
+    /// Records the walked window as covered, then warns if the pass was blind, and counts and logs it.
+    private func complete(_ pass: SyncPass, outcome: inout Outcome, started: ContinuousClock.Instant) async throws {
         let walked = Duration.milliseconds(Int64(pass.windowEnd.timeIntervalSince(pass.windowStart) * 1000))
         try await store.finish(covering: tiers.covered(byTierNamed: pass.tier, walked: walked, lookback: lookback))
         let tierName = pass.tier ?? "all"
@@ -175,7 +192,6 @@ public struct SyncService: Service {
             "tier": "\(tierName)", "seconds": "\(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)",
             "pages": "\(outcome.pages)", "items_checked": "\(outcome.itemsChecked)", "changes_found": "\(outcome.changesFound)",
         ])
-        return outcome
     }
 
     /// A complete pass that saw no items while the relay holds items submitted in its window
