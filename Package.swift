@@ -45,9 +45,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
-        // Pure logic: no I/O. Webhook parsing, signatures, identifiers, JSON values.
+        // The domain: every type more than one module speaks (items, transitions, deliveries,
+        // targets, retention, the reconcile model, job arguments) and the pure logic on them
+        // (webhook parsing and signatures, diffing, the breaker, JSON values). No I/O.
         .target(
-            name: "RelayCore",
+            name: "RelayModel",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "RelayRuntime",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -68,11 +70,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // PostgreSQL plumbing every adapter shares: its settings, error text, SQLSTATE checks.
+        // PostgreSQL plumbing every adapter shares: its settings, error text, SQLSTATE checks,
+        // named statements (`NamedSQL`) and the migrations' statement splitter.
         .target(
             name: "RelayDatabase",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -85,7 +88,7 @@ let package = Package(
         .target(
             name: "RelayQueue",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayDatabase",
                 "RelayRuntime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -111,7 +114,7 @@ let package = Package(
         .target(
             name: "RelayStore",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayMigrations",
                 "RelayDatabase",
                 "RelayRuntime",
@@ -128,7 +131,7 @@ let package = Package(
         .target(
             name: "EntrupyAPI",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -145,7 +148,7 @@ let package = Package(
         .target(
             name: "RelayRules",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -156,7 +159,7 @@ let package = Package(
         .target(
             name: "RelayNotify",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -172,7 +175,7 @@ let package = Package(
         .target(
             name: "RelayWorker",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
@@ -196,7 +199,7 @@ let package = Package(
         .target(
             name: "RelayHTTP",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 "EntrupyAPI",
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -231,7 +234,7 @@ let package = Package(
         .target(
             name: "RelayApp",
             dependencies: [
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
@@ -261,7 +264,7 @@ let package = Package(
             dependencies: [
                 "RelayApp",
                 "RelayHTTP",
-                "RelayCore",
+                "RelayModel",
                 "RelayRuntime",
                 "RelayDatabase",
                 "RelayQueue",
@@ -305,7 +308,7 @@ let package = Package(
         .executableTarget(
             name: "RelayBench",
             dependencies: [
-                "RelayApp", "RelayCore", "RelayStore", "RelayWorker", "RelayRules", "RelayQueue", "RelayDatabase",
+                "RelayApp", "RelayModel", "RelayStore", "RelayWorker", "RelayRules", "RelayQueue", "RelayDatabase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -321,24 +324,29 @@ let package = Package(
         // -sanitize=fuzzer,address -DFUZZING (without them it is a stub that says so).
         .executableTarget(
             name: "RelayFuzz",
-            dependencies: ["RelayCore", "RelayRules", "RelayNotify"],
+            dependencies: ["RelayModel", "RelayRules", "RelayNotify"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "RelayCoreTests",
-            dependencies: ["RelayCore"],
+            name: "RelayModelTests",
+            dependencies: ["RelayModel"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RelayDatabaseTests",
+            dependencies: ["RelayDatabase"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RelayRuntimeTests",
-            dependencies: ["RelayRuntime", "RelayCore"],
+            dependencies: ["RelayRuntime", "RelayModel"],
             swiftSettings: swiftSettings
         ),
         // The HTTP routes on in-memory stores: the role × route matrix and the query rules, no PostgreSQL.
         .testTarget(
             name: "RelayHTTPTests",
             dependencies: [
-                "RelayHTTP", "RelayCore",
+                "RelayHTTP", "RelayModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -348,35 +356,35 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayRulesTests",
-            dependencies: ["RelayCore", "RelayRules"],
+            dependencies: ["RelayModel", "RelayRules"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RelayNotifyTests",
-            dependencies: ["RelayCore", "RelayNotify"],
+            dependencies: ["RelayModel", "RelayNotify"],
             swiftSettings: swiftSettings
         ),
         // The stores' statements as text and bindings; no server (their behaviour is tested against PostgreSQL in RelayIntegrationTests).
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "RelayDatabase", "RelayQueue"],
+            dependencies: ["RelayStore", "RelayModel", "RelayDatabase", "RelayQueue"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RelayQueueTests",
-            dependencies: ["RelayQueue", "RelayCore"],
+            dependencies: ["RelayQueue", "RelayModel", "RelayDatabase"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RelayWorkerTests",
-            dependencies: ["RelayWorker", "RelayNotify", "RelayCore", "RelayRules", "RelayStore", "RelayQueue", "RelayRuntime",
+            dependencies: ["RelayWorker", "RelayNotify", "RelayModel", "RelayRules", "RelayStore", "RelayQueue", "RelayRuntime",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Settings and logging as the app reads them; no server.
         .testTarget(
             name: "RelayAppTests",
-            dependencies: ["RelayApp", "EntrupyAPI", "RelayCore", "RelayDatabase", "RelayRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RelayApp", "EntrupyAPI", "RelayModel", "RelayDatabase", "RelayRuntime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -389,7 +397,7 @@ let package = Package(
                 "RelayDatabase",
                 "EntrupyAPI",
                 "EntrupySimulator",
-                "RelayCore",
+                "RelayModel",
                 "RelayStore",
                 "RelayHTTP",
                 "RelayRules",

@@ -4,7 +4,7 @@ public import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The Entrupy REST API (contract section 2): lookup, get, search, authorize-user, health, in

@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 
 /// Where each operation lives in one version of Entrupy's REST API and which `Api-Version` its
 /// routes carry: the one table the client reads. `{id}` and `{customer_item_id}` are replaced

@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// How the relay reaches Entrupy's API, from the environment.

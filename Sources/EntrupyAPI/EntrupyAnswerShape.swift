@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What an answer of Entrupy's looks like, in the words `entrupy check` prints: pure, so each
 /// reading is unit tested.

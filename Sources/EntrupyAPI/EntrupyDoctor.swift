@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// The first-hour checks of `entrupy-relay entrupy check`: with the operator's token and
 /// settings, read-only, each assumption the relay depends on is tried against Entrupy and

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// One page of search results. `nextCursor` is nil on the last page.
 public struct SearchPage: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// `POST /v1/search/authentications`: filters AND together, values within one filter OR.
 public struct SearchQuery: Sendable, Equatable {

@@ -2,7 +2,7 @@ import ArgumentParser
 import EntrupyAPI
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 import RelayWorker
 

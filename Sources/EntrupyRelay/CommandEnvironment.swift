@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayDatabase
 import RelayRules

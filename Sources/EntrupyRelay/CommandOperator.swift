@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// Who a command run on this machine acts as, for the records that name who did something
 /// (a target's `disabled_by` and its transition's `by`, a bulk action's `requested_by`):

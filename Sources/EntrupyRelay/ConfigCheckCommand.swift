@@ -4,7 +4,7 @@ import EntrupyAPI
 import Foundation
 import Logging
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayDatabase
 import RelayNotify
 import RelayRuntime

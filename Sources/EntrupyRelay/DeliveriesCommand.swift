@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 import RelayHTTP
 
@@ -64,7 +64,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
             let logger = environment.logger
             let search = try self.search(), limit = self.limit
             let deliveries = try await CommandEnvironment.database(environment) { client in
-                try await PostgresDeliveryRepository(client: client, logger: logger).list(search, limit: limit)
+                try await PostgresDeliveryStore(client: client, logger: logger).list(search, limit: limit)
             }
             if json {
                 print(try OutputFormat.json(deliveries.map(APIDelivery.init)))
@@ -149,7 +149,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 return
             }
             let outcome = try await CommandEnvironment.database(environment) { client in
-                try await PostgresDeliveryRepository(client: client, logger: logger).retry(id: id)
+                try await PostgresDeliveryStore(client: client, logger: logger).retry(id: id)
             }
             switch outcome {
             case .queued: print("delivery \(id) will be attempted again now")

@@ -2,7 +2,7 @@ import ArgumentParser
 import EntrupyAPI
 import Foundation
 import Logging
-import RelayCore
+import RelayModel
 import RelayRuntime
 
 /// `entrupy check`: the first-hour doctor (`EntrupyDoctor`), with the webhook secrets'

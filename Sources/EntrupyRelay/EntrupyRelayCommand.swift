@@ -1,5 +1,5 @@
 import ArgumentParser
-import RelayCore
+import RelayModel
 
 /// `entrupy-relay`: the one executable. It only parses arguments and wires library code.
 @main

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 import RelayHTTP
 
@@ -30,7 +30,7 @@ struct EventsCommand: AsyncParsableCommand {
             let logger = environment.logger
             let limit = self.limit
             let events = try await CommandEnvironment.database(environment) { client in
-                try await PostgresWebhookEventRepository(client: client, logger: logger).list(limit: limit)
+                try await PostgresWebhookEventStore(client: client, logger: logger).list(limit: limit)
             }
             print(json ? try OutputFormat.json(events.map(APIWebhookEvent.init)) : OutputFormat.table(events))
         }
@@ -55,7 +55,7 @@ struct EventsCommand: AsyncParsableCommand {
             let logger = environment.logger
             let limit = self.limit
             let found = try await CommandEnvironment.database(environment) { client in
-                try await PostgresWebhookEventRepository(client: client, logger: logger).rejections(limit: limit)
+                try await PostgresWebhookEventStore(client: client, logger: logger).rejections(limit: limit)
             }
             if json {
                 print(try OutputFormat.json(found.map(APIRejection.init)))

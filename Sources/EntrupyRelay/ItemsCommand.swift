@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 import RelayHTTP
 
@@ -24,7 +24,7 @@ struct ItemsCommand: AsyncParsableCommand {
             let logger = environment.logger
             let id = self.id
             guard let item = try await CommandEnvironment.database(environment, { client in
-                try await PostgresItemRepository(client: client, logger: logger).detail(id)
+                try await PostgresItemStore(client: client, logger: logger).detail(id)
             }) else {
                 CommandEnvironment.fail("no item with Entrupy ID or customer item ID \"\(id)\"")
             }

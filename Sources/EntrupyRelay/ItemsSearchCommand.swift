@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 import RelayHTTP
 
@@ -57,7 +57,7 @@ extension ItemsCommand {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
             let page = try await CommandEnvironment.database(environment) { client in
-                try await PostgresItemRepository(client: client, logger: logger).search(query)
+                try await PostgresItemStore(client: client, logger: logger).search(query)
             }
             if json {
                 print(try OutputFormat.json(APIItemSummary.page(page)))

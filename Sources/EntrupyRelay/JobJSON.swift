@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import RelayQueue
 
 /// A job as `jobs list --json` prints it.

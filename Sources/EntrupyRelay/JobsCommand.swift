@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayQueue
 import RelayStore
 

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import RelayHTTP
 import RelayStore
 

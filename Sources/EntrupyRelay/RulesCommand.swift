@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayRules
 import RelayStore
@@ -66,7 +66,7 @@ struct RulesCommand: AsyncParsableCommand {
             let logger = environment.logger
             let id = item
             guard let found = try await CommandEnvironment.database(environment, { client in
-                try await PostgresItemRepository(client: client, logger: logger).latestTransition(id)
+                try await PostgresItemStore(client: client, logger: logger).latestTransition(id)
             }) else {
                 CommandEnvironment.fail("no item with Entrupy ID or customer item ID \"\(id)\" and a transition")
             }

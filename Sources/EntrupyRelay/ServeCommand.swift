@@ -1,7 +1,7 @@
 import ArgumentParser
 import RelayApp
 import RelayRuntime
-import RelayCore
+import RelayModel
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 
 struct TokensCommand: AsyncParsableCommand {
@@ -38,7 +38,7 @@ struct TokensCommand: AsyncParsableCommand {
             let logger = environment.logger
             let role = self.role, name = self.name, days = expiresInDays
             let created = try await CommandEnvironment.database(environment) { client in
-                try await PostgresTokenRepository(client: client, logger: logger).create(name: name, role: role, expiresInDays: days)
+                try await PostgresTokenStore(client: client, logger: logger).create(name: name, role: role, expiresInDays: days)
             }
             if json {
                 print(JSONValue.object(["token": .string(created.token), "name": .string(created.record.name),
@@ -62,7 +62,7 @@ struct TokensCommand: AsyncParsableCommand {
             let logger = environment.logger
             let all = self.all
             let tokens = try await CommandEnvironment.database(environment) { client in
-                try await PostgresTokenRepository(client: client, logger: logger).list(includeRevoked: all)
+                try await PostgresTokenStore(client: client, logger: logger).list(includeRevoked: all)
             }
             if json {
                 print(try OutputFormat.json(tokens.map(TokenJSON.init)))
@@ -89,7 +89,7 @@ struct TokensCommand: AsyncParsableCommand {
             let logger = environment.logger
             let name = self.name
             try await CommandEnvironment.database(environment) { client in
-                try await PostgresTokenRepository(client: client, logger: logger).revoke(name: name)
+                try await PostgresTokenStore(client: client, logger: logger).revoke(name: name)
             }
             print("token \"\(name)\" revoked")
         }

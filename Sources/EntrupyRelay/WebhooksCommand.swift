@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RelayCore
+import RelayModel
 
 /// `webhooks verify`: checks a captured delivery against the configured secrets.
 struct WebhooksCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import RelayApp
-import RelayCore
+import RelayModel
 import ServiceLifecycle
 
 struct WorkerCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import RelayCore
+import RelayModel
 
 /// Has the simulator finalise items at a steady rate (each one sends a webhook to the relay):
 /// one `POST /_sim/drive`, which the simulator paces by its own clock. A request per item from

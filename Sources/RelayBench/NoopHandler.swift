@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import RelayQueue
 import Synchronization
 

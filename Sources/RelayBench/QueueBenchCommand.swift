@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayQueue
 import RelayStore
 import RelayWorker

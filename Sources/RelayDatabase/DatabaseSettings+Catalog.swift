@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The settings `DatabaseSettings` reads, as the reference gives them.

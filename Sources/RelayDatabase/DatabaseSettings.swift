@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// How the relay reaches PostgreSQL, from the environment.

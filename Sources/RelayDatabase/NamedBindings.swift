@@ -1,5 +1,5 @@
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// Values for a `NamedSQL` statement, set by name and bound in the statement's order, so the
 /// code that binds reads like the statement it binds.

@@ -1,6 +1,6 @@
 public import _ConnectionPoolModule
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 // postgres-nio's errors read through `StoreFailure` by callers that do not know the driver.
 

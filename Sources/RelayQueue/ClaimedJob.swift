@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// A job this worker holds a lease on. `attempt` counts this run (from 1); `crashes` counts
 /// earlier runs whose worker died (the lease ran out while it ran).

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// How one run ended, as the queue records it: the run (job ID and attempt) and its outcome.
 /// A `retry` without a delay runs again at once.

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Runs one kind of job, named by its `Args` type. Throwing counts as a retry with backoff;
 /// the worker records the error.

@@ -1,5 +1,6 @@
 import PostgresNIO
-public import RelayCore
+public import RelayModel
+public import RelayDatabase
 
 /// A job's life: `available` → `running` → `completed`, or back to `retryable` (scheduled
 /// later) after a failure or a snooze, or `dead` once its attempts or crashes are spent.

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 import Tracing
 import Logging
-import RelayCore
+import RelayModel
 import Metrics
 public import PostgresNIO
 import RelayDatabase

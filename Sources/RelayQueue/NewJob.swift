@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 
 /// A job to enqueue. With a `uniqueKey`, it is not enqueued while another unfinished job
 /// has the same key (the insert is skipped, not failed).

@@ -1,6 +1,6 @@
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 extension PostgresJobQueue {

@@ -1,6 +1,6 @@
 public import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 extension PostgresJobQueue {
     /// Of the rows `rowIDs` (each the row of a `Job`, by the unique key its job carries), those

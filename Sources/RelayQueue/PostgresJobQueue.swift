@@ -2,7 +2,7 @@ import AsyncAlgorithms
 import Foundation
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayDatabase
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// Turns transitions into rendered deliveries: for each transition, the rules that fire,
 /// and for each of their actions one `PlannedDelivery`. Pure: the store inserts what it

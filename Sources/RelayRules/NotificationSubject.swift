@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// What a rule is evaluated against and a template renders: the item as it is now, and the
 /// transition that just landed in its timeline.

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// A rule's `when`: every key given must match (AND); a list matches any of its values (OR).
 /// A key left out matches everything.

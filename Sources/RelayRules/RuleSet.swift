@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// The loaded rules file: rules in order, and the signing secrets their webhooks use, by
 /// fingerprint, so a delivery stored under an older file still finds its key.

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import Yams
 
 /// Reads a rules file (YAML) into a `RuleSet`, collecting every problem with its rule, field

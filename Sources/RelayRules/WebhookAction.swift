@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// A signed HTTP callback (Standard Webhooks) to a fixed URL.
 public struct WebhookAction: Sendable {

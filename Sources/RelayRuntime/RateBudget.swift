@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import Synchronization
 
 /// A token bucket shared by every task of a process that calls one API: at most `rate`

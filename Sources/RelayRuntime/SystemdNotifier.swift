@@ -2,7 +2,7 @@
 import Glibc
 #endif
 public import Foundation
-import RelayCore
+import RelayModel
 
 /// Tells systemd how the service is doing (`Type=notify` units): `READY=1` once it serves,
 /// `STOPPING=1` when a shutdown begins. A datagram to the socket systemd names in

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayRuntime
 import Testing
 

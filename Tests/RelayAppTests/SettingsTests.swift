@@ -1,6 +1,6 @@
 import EntrupyAPI
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayDatabase
 import RelayRuntime
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayRuntime
 import Testing
 

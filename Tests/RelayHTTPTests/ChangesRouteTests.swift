@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 @Suite("GET /v1/changes on an in-memory feed")

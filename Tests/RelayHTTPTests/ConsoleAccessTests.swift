@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 @Suite("Console routes: sessions and roles, without PostgreSQL")

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 @Suite("405 for a route's path with a method it does not take")

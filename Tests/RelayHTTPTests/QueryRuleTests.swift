@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 /// A query string a list route must refuse, and the parameter its 400 names.

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 /// One API route and who may call it, written out here rather than read from `Role.allows`,

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 /// The query routes on in-memory stores, behind the same error middleware as in service.

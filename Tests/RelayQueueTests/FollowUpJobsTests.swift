@@ -1,4 +1,5 @@
-import RelayCore
+import RelayDatabase
+import RelayModel
 import Synchronization
 import Testing
 @testable import RelayQueue

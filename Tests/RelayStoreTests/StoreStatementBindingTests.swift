@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import RelayDatabase
 @testable import RelayQueue
 @testable import RelayStore
@@ -19,8 +19,8 @@ struct StoreStatementBindingTests {
         let parsed = WebhookPayloadParser.parse(body: body, headers: [:], verifiedBy: .entrupy)
         let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: .entrupy, headers: ["content-type": "application/json"],
                                     clientAddress: nil, requestID: "r1")
-        let statement = PostgresWebhookEventRepository.StoreStatement(events: [(event, 0)], reconcileMaxAttempts: 5)
-        Self.check(statement.values, PostgresWebhookEventRepository.StoreStatement.named, "webhook store")
+        let statement = PostgresWebhookEventStore.StoreStatement(events: [(event, 0)], reconcileMaxAttempts: 5)
+        Self.check(statement.values, PostgresWebhookEventStore.StoreStatement.named, "webhook store")
     }
 
     @Test func theFinishingStatementWithAndWithoutAttemptRecords() {

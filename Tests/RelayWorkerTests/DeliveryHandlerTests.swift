@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import RelayCore
+import RelayModel
 import RelayQueue
 import RelayStore
 import RelayWorker

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import RelayNotify
 import RelayWorker
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import RelayCore
+import RelayModel
 import RelayQueue
 import RelayRules
 import RelayWorker
@@ -8,7 +8,7 @@ import Testing
 
 /// The pipeline's decisions on in-memory ports (issue 28): what it diffs, plans and commits,
 /// and what it does when it loses a race, without PostgreSQL or the simulator. The PostgreSQL
-/// store keeps its own integration tests (ReconcileCommitTests, ReconcileStatementTests).
+/// store keeps its own integration tests (PostgresReconcileStoreTests, ReconcileStatementTests).
 @Suite("Reconcile pipeline decisions")
 struct ReconcilePipelineTests {
     static let logger = Logger(label: "pipeline-test")

@@ -1,7 +1,7 @@
 public import Logging
 import NIOSSL
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// Builds the PostgreSQL pool from `DATABASE_URL`, and runs a block with a live pool for the
 /// one-shot commands (`migrate`, `events list`).

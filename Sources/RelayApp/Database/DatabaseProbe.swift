@@ -1,6 +1,6 @@
 public import Logging
 import PostgresNIO
-public import RelayCore
+public import RelayModel
 import RelayDatabase
 
 /// One connection made as the pool would make it, to say plainly whether the database can be

@@ -1,7 +1,7 @@
 public import EntrupyAPI
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayDatabase
 public import RelayHTTP

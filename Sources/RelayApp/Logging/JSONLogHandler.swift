@@ -1,6 +1,6 @@
 import Foundation
 public import Logging
-import RelayCore
+import RelayModel
 import Synchronization
 
 /// One JSON object per line on standard error: time, level, label, message and every

@@ -1,5 +1,5 @@
 import Logging
-public import RelayCore
+public import RelayModel
 import Synchronization
 
 /// Sets up swift-log once per process: JSON lines (`ENTRUPY_RELAY_LOG_FORMAT=json`, the default) or

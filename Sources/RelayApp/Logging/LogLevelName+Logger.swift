@@ -1,5 +1,5 @@
 public import Logging
-public import RelayCore
+public import RelayModel
 
 extension LogLevelName {
     /// swift-log's level for this setting: one case for each, so a new name cannot silently

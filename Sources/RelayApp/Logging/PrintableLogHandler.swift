@@ -1,5 +1,5 @@
 import Logging
-import RelayCore
+import RelayModel
 
 /// swift-log's plain text handler (`ENTRUPY_RELAY_LOG_FORMAT=text`) with every message and metadata value
 /// made printable first (`TerminalText`): logs quote peers' bytes (a header, an SMTP reply, an

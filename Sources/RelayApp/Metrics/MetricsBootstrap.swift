@@ -1,6 +1,6 @@
 import Metrics
 public import Prometheus
-import RelayCore
+import RelayModel
 import Synchronization
 import RelayRuntime
 

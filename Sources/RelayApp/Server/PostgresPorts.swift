@@ -5,16 +5,16 @@ import RelayStore
 // so RelayHTTP knows the ports and the model but not RelayStore.
 
 extension PostgresCallerRate: CallerRate {}
-extension PostgresDeliveryRepository: DeliveryQueries {}
+extension PostgresDeliveryStore: DeliveryQueries {}
 extension PostgresErasureStore: ErasureStoring {}
 extension PostgresChangeFeed: ChangeFeedQueries {}
-extension PostgresItemRepository: ItemQueries {}
-extension PostgresOverviewRepository: OverviewQueries {}
+extension PostgresItemStore: ItemQueries {}
+extension PostgresOverviewStore: OverviewQueries {}
 extension PostgresRequestSlots: RequestSlots {}
-extension PostgresSDKUserRepository: SDKUserStore {}
-extension PostgresSessionRepository: ConsoleSessionStore {}
+extension PostgresSDKUserStore: SDKUserStore {}
+extension PostgresSessionStore: ConsoleSessionStore {}
 extension PostgresSignInLimiter: SignInLimiter {}
-extension PostgresTokenRepository: TokenChecking {}
-extension PostgresWebhookEventRepository: WebhookEventQueries {}
-extension PostgresWebhookEventRepository: WebhookEventRepository {}
-extension PostgresWebhookEventRepository: WebhookRejectionLog {}
+extension PostgresTokenStore: TokenChecking {}
+extension PostgresWebhookEventStore: WebhookEventQueries {}
+extension PostgresWebhookEventStore: WebhookEventStore {}
+extension PostgresWebhookEventStore: WebhookRejectionLog {}

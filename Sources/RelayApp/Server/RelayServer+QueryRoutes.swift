@@ -2,7 +2,7 @@ import EntrupyAPI
 import Hummingbird
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayHTTP
 import RelayStore
 import RelayWorker
@@ -12,18 +12,18 @@ extension RelayServer {
     /// count of failed sign-ins per client address), on `client`: the API's own pool.
     static func addQueryRoutes(to router: Router<RelayRequestContext>, settings: RelaySettings, client: PostgresClient,
                                api: EntrupyAPIClient?, rules: RulesStore, importer: (any ItemImporting)?, logger: Logger) {
-        let tokens = PostgresTokenRepository(client: client, logger: logger)
+        let tokens = PostgresTokenStore(client: client, logger: logger)
         let auth = BearerAuthenticator(
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
             limiter: PostgresSignInLimiter(client: client, limit: settings.http.authFailureLimit,
                                            window: .seconds(settings.http.authFailureWindowSeconds), logger: logger))
         QueryRoutes(
-            auth: auth, sessions: PostgresSessionRepository(client: client, logger: logger),
-            items: PostgresItemRepository(client: client, logger: logger),
-            deliveries: PostgresDeliveryRepository(client: client, logger: logger),
-            events: PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),
-            sdkUsers: PostgresSDKUserRepository(client: client, logger: logger), api: api, importer: importer,
-            overview: PostgresOverviewRepository(client: client, logger: logger),
+            auth: auth, sessions: PostgresSessionStore(client: client, logger: logger),
+            items: PostgresItemStore(client: client, logger: logger),
+            deliveries: PostgresDeliveryStore(client: client, logger: logger),
+            events: PostgresWebhookEventStore(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts),
+            sdkUsers: PostgresSDKUserStore(client: client, logger: logger), api: api, importer: importer,
+            overview: PostgresOverviewStore(client: client, logger: logger),
             sessionLifetime: .seconds(settings.http.consoleSessionHours * 3600), secureCookies: settings.http.consoleSecureCookies,
             tokenConcurrency: settings.http.apiTokenConcurrency,
             slots: PostgresRequestSlots(client: client, logger: logger),

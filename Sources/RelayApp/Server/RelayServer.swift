@@ -6,7 +6,7 @@ public import Logging
 import NIOCore
 public import PostgresNIO
 public import Prometheus
-import RelayCore
+import RelayModel
 public import RelayHTTP
 public import RelayStore
 import RelayWorker
@@ -49,7 +49,7 @@ public struct RelayServer {
             statementTimeout: .milliseconds(settings.database.apiStatementTimeoutMilliseconds), logger: logger)
         worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
         hangupService = runWorker ? nil : HangupWithoutWorkerService(logger: logger)
-        let repository = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
+        let repository = PostgresWebhookEventStore(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
         ingestor = GroupCommitIngestor(
             repository: repository, writers: settings.receiver.ingestWriters, maxBatch: settings.receiver.ingestMaxBatch,
             storeTimeout: .milliseconds(settings.receiver.storeTimeoutMilliseconds), logger: logger

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import RelayHTTP
 import RelayRules
 import RelayStore

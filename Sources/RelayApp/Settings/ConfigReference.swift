@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The reference table of the settings, as `config reference` prints it and the README holds it

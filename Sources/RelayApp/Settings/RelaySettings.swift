@@ -1,5 +1,5 @@
 public import EntrupyAPI
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 public import RelayDatabase
 public import RelayHTTP

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The OpenTelemetry variables the relay reads for its traces, under their standard names (the

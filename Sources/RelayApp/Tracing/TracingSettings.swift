@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The `OTEL_*` settings, read through the relay's own sources (the environment, the YAML file,

@@ -1,7 +1,7 @@
 import EntrupyAPI
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayNotify
 import RelayQueue
 import RelayRules
@@ -22,7 +22,7 @@ extension WorkerAssembly {
 
         /// `reconcile_webhook` (with the cross-replica fetch leases) and `reconcile_item`.
         func reconcile(pipeline: ReconcilePipeline, health: EntrupyHealthMonitor) -> [AnyJobHandler] {
-            let events = PostgresWebhookEventRepository(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
+            let events = PostgresWebhookEventStore(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
             // No longer than the job's lease: a killed replica's item waits no longer than its job.
             let leases = PostgresFetchLeases(client: client, logger: logger, duration: .seconds(
                 min(settings.worker.jobLeaseSeconds, settings.entrupy.timeoutSeconds + 5)))
@@ -34,7 +34,7 @@ extension WorkerAssembly {
         }
 
         /// `deliver`: email when SMTP is set, signed callbacks, each target behind its breaker.
-        func deliver(deliveries: PostgresDeliveryRepository, rules: RulesStore, smtp: SMTPClient?, callbackSender: CallbackSender,
+        func deliver(deliveries: PostgresDeliveryStore, rules: RulesStore, smtp: SMTPClient?, callbackSender: CallbackSender,
                      targetHealth: PostgresTargetHealthStore) -> AnyJobHandler {
             AnyJobHandler(DeliveryHandler(
                 deliveries: deliveries,

@@ -3,7 +3,7 @@ public import AsyncHTTPClient
 public import EntrupyAPI
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayRuntime
 public import RelayQueue
 public import RelayNotify
@@ -19,8 +19,8 @@ public import ServiceLifecycle
 public struct WorkerAssembly {
     public let api: EntrupyAPIClient
     public let queue: PostgresJobQueue
-    public let items: PostgresItemRepository
-    public let deliveries: PostgresDeliveryRepository
+    public let items: PostgresItemStore
+    public let deliveries: PostgresDeliveryStore
     public let rules: RulesStore
     public let pipeline: ReconcilePipeline
     public let worker: JobWorker
@@ -70,8 +70,8 @@ public struct WorkerAssembly {
 
         api = Self.apiClient(settings: settings, http: http, database: client, logger: logger)
         queue = PostgresJobQueue(client: client, logger: logger)
-        items = PostgresItemRepository(client: client, logger: logger)
-        deliveries = PostgresDeliveryRepository(client: client, logger: logger)
+        items = PostgresItemStore(client: client, logger: logger)
+        deliveries = PostgresDeliveryStore(client: client, logger: logger)
         self.rules = rules
         reloader = RulesReloadService(store: rules, logger: logger)
         pipeline = ReconcilePipeline(api: api, store: PostgresReconcileStore(client: client, logger: logger), rules: rules, logger: logger)

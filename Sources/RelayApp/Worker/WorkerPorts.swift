@@ -7,13 +7,13 @@ public import RelayWorker
 
 extension EntrupyAPIClient: ItemSource {}
 extension PostgresReconcileStore: ReconcileStoring {}
-extension PostgresDeliveryRepository: DeliveryLoading {}
+extension PostgresDeliveryStore: DeliveryLoading {}
 extension PostgresTargetHealthStore: TargetHealthTracking {}
 extension PostgresOperationalEvents: OperationalRecording {}
-extension PostgresWebhookEventRepository: WebhookEventTracking {}
+extension PostgresWebhookEventStore: WebhookEventTracking {}
 extension PostgresFetchLeases: FetchLeasing {}
-extension PostgresItemRepository: SweepStoring {}
-extension PostgresItemRepository: CountFolding {}
+extension PostgresItemStore: SweepStoring {}
+extension PostgresItemStore: CountFolding {}
 extension PostgresSyncStore: SyncStoring {}
 extension PostgresRetentionStore: RetentionStoring {}
 extension PostgresTargetHealthStore: TargetMaintaining {}

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import RelayCore
+import RelayModel
 
 /// `GET /v1/changes?after=CURSOR&limit=N&wait=S`: every transition, in an order a reader follows
 /// with the cursor and never skips one (even when transactions commit out of the order in

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import RelayCore
+import RelayModel
 
 /// `/v1/deliveries`: the outbox, newest first, and a retry that keeps the idempotency key.
 public struct DeliveriesAPIController: Sendable {

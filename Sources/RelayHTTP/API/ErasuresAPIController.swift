@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import RelayCore
+import RelayModel
 
 /// `/v1/erasures`: erase a person's data (admin), with a dry run that counts first, and the
 /// record of every erasure that ran.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import RelayCore
+import RelayModel
 
 /// `GET /v1/events`: the raw webhooks as received (metadata, no bodies), for admins.
 public struct EventsAPIController: Sendable {

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import RelayCore
+import RelayModel
 
 extension ItemsAPIController {
     static let exportColumns = ["entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "category", "username",

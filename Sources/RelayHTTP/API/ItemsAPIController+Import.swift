@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import RelayCore
+import RelayModel
 
 extension ItemsAPIController {
     static let importFields: Set<String> = ["entrupy_id", "customer_item_id"]

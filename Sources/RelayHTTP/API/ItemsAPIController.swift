@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import RelayCore
+import RelayModel
 
 /// `/v1/items`: search, one item with its whole history, a re-fetch on demand, and import of an unseen item.
 public struct ItemsAPIController: Sendable {

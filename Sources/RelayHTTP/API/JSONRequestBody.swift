@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-import RelayCore
+import RelayModel
 
 /// A request's JSON object body, read as every JSON-body route reads it: at most `maxBytes`
 /// (413 over it; 408 when it does not arrive within the body deadline), a JSON object (400

@@ -2,7 +2,7 @@ import Foundation
 public import Hummingbird
 public import HTTPTypes
 import NIOCore
-import RelayCore
+import RelayModel
 
 /// JSON answers of the query API, written by `APIJSON` from the response types.
 public enum JSONResponse {

@@ -1,6 +1,6 @@
 public import EntrupyAPI
 public import Hummingbird
-import RelayCore
+import RelayModel
 
 /// Every route people and downstream systems call besides the receiver: `/v1/...` behind a
 /// bearer token (one middleware for the group, a declared permission on each route),

@@ -1,5 +1,5 @@
 import Hummingbird
-import RelayCore
+import RelayModel
 
 extension Request {
     /// The query string's pairs, fully decoded; a malformed one is a 400 naming it.

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import Logging
-import RelayCore
+import RelayModel
 import RelayRuntime
 
 /// `POST /v1/sdk/authorize`, for the organisation's app backend: validate per the contract,

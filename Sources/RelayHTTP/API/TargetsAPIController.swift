@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import RelayCore
+import RelayModel
 
 /// `/v1/targets`: each callback endpoint's (`TargetKey`) and the SMTP server's health, shared by every
 /// replica, with its held backlog; and an operator's disable and enable.

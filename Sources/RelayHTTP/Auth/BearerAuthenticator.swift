@@ -3,7 +3,7 @@ public import Hummingbird
 import HTTPTypes
 import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayRuntime
 
 /// Checks `Authorization: Bearer <token>` (for `BearerAuthMiddleware`, on every `/v1` route):

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import Hummingbird
 
 /// On the console's signed-in pages: the session from its cookie, put in the context (and

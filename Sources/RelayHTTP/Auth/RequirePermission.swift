@@ -1,5 +1,5 @@
 import Hummingbird
-import RelayCore
+import RelayModel
 
 /// A route's declared permission: 403 when the caller's role lacks it. Runs after the group's
 /// sign-in middleware; a route reached without a caller is refused (401), never served.

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import RelayCore
+import RelayModel
 
 extension RouterGroup where Context == RelayRequestContext {
     /// Adds a route that needs `permission`: each route states what it needs where it is declared.

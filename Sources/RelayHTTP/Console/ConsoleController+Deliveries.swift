@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import RelayCore
+import RelayModel
 
 /// The console's deliveries and targets pages: search deliveries by every filter, redrive the
 /// dead (or failed) ones a search shows after seeing how many, and see and switch targets.

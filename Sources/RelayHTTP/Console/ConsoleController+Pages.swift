@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import RelayCore
+import RelayModel
 
 extension ConsoleController {
     /// Fixed notices for the redirect after an action (never text taken from the URL).

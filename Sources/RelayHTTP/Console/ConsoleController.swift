@@ -4,7 +4,7 @@ import HTTPTypes
 import Logging
 import Mustache
 import NIOCore
-import RelayCore
+import RelayModel
 
 /// `/console`: server-rendered pages for support staff. Sign in with an API token; the
 /// session lives in an HTTP-only, SameSite=Strict cookie; every form carries a CSRF token

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 extension ConsoleViews {
     static func deliveries(_ records: [DeliveryRecord], query: DeliveryListQuery, pairs: [(String, String)], next: PageCursor?,

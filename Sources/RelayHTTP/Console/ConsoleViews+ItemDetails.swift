@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 extension ConsoleViews {
     /// What a support agent reads in a dispute: Entrupy's words on the result and the flag,

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 extension ConsoleViews {
     /// The overview page: items per day by result, the flag rate, time to a final result,

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// Turns records into the plain dictionaries the console's templates read (pure).
 enum ConsoleViews {

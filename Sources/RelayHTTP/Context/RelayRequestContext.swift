@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import Hummingbird
 import Logging
 public import NIOCore

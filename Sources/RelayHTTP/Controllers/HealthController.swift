@@ -1,6 +1,6 @@
 public import Hummingbird
 import NIOCore
-import RelayCore
+import RelayModel
 public import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (it can store webhooks), `/metrics` (Prometheus).

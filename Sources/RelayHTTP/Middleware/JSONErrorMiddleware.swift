@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 public import Hummingbird
 import HTTPTypes
 import Logging

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// Calls per window for one token on one route, across every replica.
 public protocol CallerRate: Sendable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import ServiceLifecycle
 
 /// The change feed, as the API reads it (`PostgresChangeFeed`).

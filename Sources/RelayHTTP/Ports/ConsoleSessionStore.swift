@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// The console's signed-in sessions.
 public protocol ConsoleSessionStore: Sendable {

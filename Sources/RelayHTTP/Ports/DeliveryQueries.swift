@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What the query API and the console read and do with deliveries.
 public protocol DeliveryQueries: Sendable {

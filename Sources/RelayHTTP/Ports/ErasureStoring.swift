@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Erasure, as the API runs it (`PostgresErasureStore`).
 public protocol ErasureStoring: Sendable {

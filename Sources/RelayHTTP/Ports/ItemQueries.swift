@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What the query API and the console read and ask about items (PostgreSQL in service,
 /// an in-memory double in the router tests).

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// The console overview's numbers (PostgreSQL in service).
 public protocol OverviewQueries: Sendable {

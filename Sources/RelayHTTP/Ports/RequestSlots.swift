@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 public import Foundation
 
 /// Requests under way per token, across every replica (`ENTRUPY_RELAY_API_TOKEN_CONCURRENCY`).

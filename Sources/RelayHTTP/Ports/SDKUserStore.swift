@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// The SDK users the relay authorised, so support can find their items by username.
 public protocol SDKUserStore: Sendable {

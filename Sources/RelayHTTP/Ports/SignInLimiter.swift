@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Failed sign-ins per client address, across every replica (`ENTRUPY_RELAY_AUTH_FAILURE_LIMIT` per
 /// `ENTRUPY_RELAY_AUTH_FAILURE_WINDOW_SECONDS`).

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What the query API and the console read and do with delivery targets.
 public protocol TargetQueries: Sendable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Who a bearer token acts for: nil for an unknown or revoked token.
 public protocol TokenChecking: Sendable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// The received webhooks, listed for admins.
 public protocol WebhookEventQueries: Sendable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Where the receiver writes down a refused webhook's shape.
 public protocol WebhookRejectionLog: Sendable {

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayRuntime
 public import ServiceLifecycle
 import Synchronization
@@ -33,7 +33,7 @@ public final class GroupCommitIngestor: Service, Sendable {
     }
 
     private let state = Mutex(State())
-    private let repository: any WebhookEventRepository
+    private let repository: any WebhookEventStore
     private let writers: Int
     private let maxBatch: Int
     private let storeTimeout: Duration
@@ -45,7 +45,7 @@ public final class GroupCommitIngestor: Service, Sendable {
 
     /// - Parameter storeTimeout: the longest a request waits for its commit, queueing included;
     ///   past it the request is answered with `DeadlineExceeded` (the receiver says 503).
-    public init(repository: any WebhookEventRepository, writers: Int, maxBatch: Int, storeTimeout: Duration, logger: Logger) {
+    public init(repository: any WebhookEventStore, writers: Int, maxBatch: Int, storeTimeout: Duration, logger: Logger) {
         self.repository = repository
         self.writers = max(1, writers)
         self.maxBatch = max(1, maxBatch)

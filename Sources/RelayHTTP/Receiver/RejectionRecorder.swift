@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayRuntime
 import Synchronization
 

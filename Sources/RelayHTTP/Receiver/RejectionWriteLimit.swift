@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// Which refused webhooks are written down (`webhook_rejections` keeps about the last 1,000):
 /// at most `perSecond` a second in all, `perClientPerMinute` a minute from one client, and one

@@ -4,7 +4,7 @@ import HTTPTypes
 import Logging
 import Tracing
 import NIOCore
-public import RelayCore
+public import RelayModel
 import RelayRuntime
 
 /// `POST /webhooks/entrupy`: verify, store durably with its follow-up job, then answer.

@@ -1,5 +1,5 @@
 import Metrics
-import RelayCore
+import RelayModel
 import RelayRuntime
 
 /// How a webhook request ended, as counted in `relay_webhook_requests_total{outcome}`.

@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The HTTP server, the query API and the console, from the environment.

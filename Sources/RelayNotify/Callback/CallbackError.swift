@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// Why a callback could not be sent at all (as opposed to an unhappy status code).
 public enum CallbackError: Error, Sendable, Equatable, CustomStringConvertible {

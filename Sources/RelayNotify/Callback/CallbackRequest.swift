@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// One signed POST: the body is sent byte for byte as stored, so every attempt of a delivery
 /// carries the same content and the same `webhook-id`; only the timestamp and signature change.

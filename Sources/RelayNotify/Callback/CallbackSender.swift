@@ -2,7 +2,7 @@ import AsyncHTTPClient
 public import Foundation
 import NIOCore
 import NIOHTTP1
-import RelayCore
+import RelayModel
 import RelayRuntime
 
 /// Sends signed callbacks. Redirects are not followed (a 3xx is reported as such) and the

@@ -1,6 +1,6 @@
 import Foundation
 import NIOPosix
-public import RelayCore
+public import RelayModel
 #if canImport(Glibc)
 import Glibc
 #endif

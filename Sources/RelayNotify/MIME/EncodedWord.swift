@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// Header text for email: control characters (CR and LF above all) become spaces, so no value
 /// can end a header and start another; non-ASCII text becomes RFC 2047 encoded words, folded

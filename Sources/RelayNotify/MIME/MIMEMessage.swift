@@ -1,5 +1,5 @@
 public import Foundation
-import RelayCore
+import RelayModel
 
 /// A notification email as RFC 5322 / MIME text with CRLF line ends: UTF-8 bodies in
 /// quoted-printable, a multipart/alternative when there is an HTML body, an encoded subject.

@@ -3,7 +3,7 @@ import Logging
 public import NIOCore
 public import NIOPosix
 import NIOSSL
-import RelayCore
+import RelayModel
 
 /// A small SMTP client on SwiftNIO: EHLO (HELO as a fallback), STARTTLS or implicit TLS, AUTH
 /// PLAIN or LOGIN, MAIL/RCPT/DATA with dot-stuffing, QUIT. Connections are reused: a few stay

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// The rules file and how notifications are sent, from the environment.

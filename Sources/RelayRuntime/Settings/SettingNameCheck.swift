@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Catches a misspelt setting: every name a source gives under the relay's prefix (or every
 /// key of its config file) must be one the relay reads, else start-up stops naming the

@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import RelayCore
+import RelayModel
 import Yams
 
 /// The optional YAML config file: a mapping of setting keys to values (`port: 8080`, a list

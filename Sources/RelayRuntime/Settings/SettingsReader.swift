@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 
 /// Reads typed settings from their sources (`SettingsSources` in RelayRuntime builds it from
 /// the environment, the config file and secret files). Pure: the caller passes how a setting

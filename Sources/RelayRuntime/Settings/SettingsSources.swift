@@ -1,6 +1,6 @@
 import Configuration
 public import Foundation
-public import RelayCore
+public import RelayModel
 import Yams
 
 /// Where the relay's settings come from, strongest first: the environment

@@ -1,6 +1,6 @@
 public import NIOCore
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// Roles are bound to SQL as their raw text; a stored role this build does not know fails on
 /// decoding instead of being coerced to another role. Spelled out because `Role` is also

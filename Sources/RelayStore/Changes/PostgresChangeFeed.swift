@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// The change feed's reads (migration 26 says why the order is (transaction, ID)): the
 /// transitions after a cursor, in that order, of transactions older than every transaction

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-public import RelayCore
+public import RelayModel
 public import RelayDatabase
 public import RelayQueue
 

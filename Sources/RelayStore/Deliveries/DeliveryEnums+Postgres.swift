@@ -1,5 +1,5 @@
 import PostgresNIO
-import RelayCore
+import RelayModel
 
 /// Delivery states and channels are bound to SQL as their raw text; an unknown value fails
 /// on decoding instead of being coerced.

@@ -1,5 +1,5 @@
 import PostgresNIO
-import RelayCore
+import RelayModel
 public import RelayDatabase
 public import RelayQueue
 

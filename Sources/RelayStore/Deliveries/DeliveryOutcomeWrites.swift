@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 
 /// A deliver job's outcome as writes that commit with the job's finish (`DeliveryAttemptWrite`,

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 
 /// A bulk action's row in `bulk_actions`: written `running` before the work, advanced while it
 /// goes, finished after it. Each is its own statement outside the work's transactions, so the

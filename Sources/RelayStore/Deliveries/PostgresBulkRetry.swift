@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// A bulk redrive: the deliveries a `DeliveryFilter` names, counted first (a dry run) or each
 /// retried as `retry(id:)` retries one (its own short transaction: one being attempted at that
@@ -48,7 +48,7 @@ public struct PostgresBulkRetry: Sendable {
         _ = try await markInterrupted()
         let recorded = try await begin(filter, requestedBy: requestedBy, matched: ids.count)
         logger.notice("bulk retry starting", metadata: ["bulk_action_id": "\(recorded)", "matched": "\(ids.count)", "by": "\(requestedBy)"])
-        let deliveries = PostgresDeliveryRepository(client: client, logger: logger)
+        let deliveries = PostgresDeliveryStore(client: client, logger: logger)
         var queued = 0
         do {
             for (index, id) in ids.enumerated() {

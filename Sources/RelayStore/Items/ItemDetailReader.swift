@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// Reads an item and its whole history, a statement per part, on the one connection whose
@@ -126,10 +126,10 @@ struct ItemDetailReader {
 
     /// The item's deliveries, oldest first, each with its attempts.
     func deliveries(of entrupyID: String) async throws -> [DeliveryHistory] {
-        let records = try await PostgresDeliveryRepository.records(from: connection.query(
-            try PostgresDeliveryRepository.listQuery(DeliverySearch(item: entrupyID), cursor: nil, limit: 1000), logger: logger))
-        let attempts = try await PostgresDeliveryRepository.attempts(from: connection.query(
-            PostgresDeliveryRepository.attemptsQuery(deliveryID: nil, entrupyID: entrupyID), logger: logger))
+        let records = try await PostgresDeliveryStore.records(from: connection.query(
+            try PostgresDeliveryStore.listQuery(DeliverySearch(item: entrupyID), cursor: nil, limit: 1000), logger: logger))
+        let attempts = try await PostgresDeliveryStore.attempts(from: connection.query(
+            PostgresDeliveryStore.attemptsQuery(deliveryID: nil, entrupyID: entrupyID), logger: logger))
         return records.reversed().map { DeliveryHistory(delivery: $0, attempts: attempts[$0.id] ?? []) }
     }
 }

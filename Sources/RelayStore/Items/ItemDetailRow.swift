@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// One row of an item's detail statement, by name: the summary's columns, then what only the

@@ -1,7 +1,7 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 
 /// Which replica is fetching an item now (`item_fetch_leases`): hints for the item elsewhere
 /// wait for that fetch instead of making their own, so a burst costs at most two fetches

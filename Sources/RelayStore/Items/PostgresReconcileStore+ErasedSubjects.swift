@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// What the reconcile's statements do for erasure: look the item's keys up among those an

@@ -3,7 +3,7 @@ import Logging
 import Metrics
 public import PostgresNIO
 import RelayDatabase
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 import RelayRuntime
 

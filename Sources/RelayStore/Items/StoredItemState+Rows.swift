@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 extension StoredItemState {
     /// From the `items` columns every read of it selects: result, result_final, flag, fetched_at,

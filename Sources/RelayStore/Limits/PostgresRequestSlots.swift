@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 public import Foundation
 import Logging
 public import PostgresNIO

@@ -1,5 +1,5 @@
 import Crypto
-import RelayCore
+import RelayModel
 
 /// One numbered SQL file from `migrations/`.
 public struct Migration: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Logging
 public import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// Applies numbered migrations, each in its own transaction, under a session advisory lock

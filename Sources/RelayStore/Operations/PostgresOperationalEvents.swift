@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 import RelayQueue
 
 /// Operational transitions on PostgreSQL: the event's row, the deliveries the rules planned for

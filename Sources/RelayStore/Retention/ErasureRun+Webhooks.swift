@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayQueue
 
 extension ErasureRun {

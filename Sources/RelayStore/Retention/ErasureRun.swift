@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayQueue
 
 /// One erasure's statements on its transaction, in order, each step a method: whose data it

@@ -1,7 +1,7 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// Erases a person's data (or one customer item ID's) from every table it lives in, in one
 /// transaction, and records that it did (`ErasureRun` has the statements). The item's result,

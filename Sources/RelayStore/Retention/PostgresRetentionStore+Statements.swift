@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// Each retention kind's three statements, whole: prune a batch, estimate, find the oldest.

@@ -1,7 +1,7 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// Removes what a retention setting names, a bounded batch at a time: each batch is one short
 /// statement that finds its rows through an index (for bodies and payloads one that holds only

@@ -1,7 +1,7 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 
 /// The sync pass's state in PostgreSQL (`sync_state`): one replica at a time holds the pass
 /// (a session advisory lock, released when its connection ends, so a killed replica frees

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayQueue
 
 /// The held backlog: which held delivery probes an open target, and how a recovered one's

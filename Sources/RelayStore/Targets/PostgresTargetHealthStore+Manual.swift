@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-public import RelayCore
+public import RelayModel
 import RelayDatabase
 
 /// An operator's enable or disable: a transition like the breaker's own, recorded with who made

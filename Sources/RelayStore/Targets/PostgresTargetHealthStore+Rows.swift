@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayDatabase
 
 /// How a `TargetHealth` is read from and written to its row.

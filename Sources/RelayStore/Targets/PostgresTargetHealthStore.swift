@@ -1,7 +1,7 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-public import RelayCore
+public import RelayModel
 import RelayDatabase
 import RelayQueue
 

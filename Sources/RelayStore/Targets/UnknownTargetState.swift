@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// A `delivery_targets` row whose state this release does not know (a newer release wrote it,
 /// or someone by hand): reading it is an error naming the row, never a guess. Taken as healthy,

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+import RelayModel
 
 extension WebhookEventRecord {
     /// The columns `records(from:)` reads, in order (a constant: no value is ever spliced in).

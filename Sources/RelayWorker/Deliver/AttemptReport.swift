@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// How one attempt at a delivery went, before it is recorded.
 public struct AttemptReport: Sendable, Equatable {

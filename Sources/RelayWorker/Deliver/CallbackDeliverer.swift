@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 public import RelayNotify
 import RelayRuntime
 

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 
 /// What a target's breaker lets a delivery do now (`DeliveryHandler.admission`).
 enum DeliveryAdmission: Sendable {

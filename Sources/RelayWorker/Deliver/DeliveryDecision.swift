@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What one attempt means for its delivery: the next state and, while it is `failed`, the
 /// wait before the next attempt. Pure. The delivery row is the only place this is kept: its

@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 import RelayRuntime
 import Tracing
@@ -10,7 +10,7 @@ import Tracing
 /// (`DeliveryDecision`) are recorded through `DeliveryOutcomeRecording`, which writes them
 /// with the job's outcome in one statement: delivered or dead completes the job; failed
 /// reschedules it for the next attempt. A redrive starts a new job
-/// (`PostgresDeliveryRepository.retry`).
+/// (`PostgresDeliveryStore.retry`).
 public struct DeliveryHandler: JobHandler {
     /// A claimed batch's deliveries load in one query, not one each.
     let loader: CoalescingLoader<Int64, DeliveryRecord>

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayNotify
 
 /// Sends an email delivery through the SMTP client; the Message-ID is derived from the

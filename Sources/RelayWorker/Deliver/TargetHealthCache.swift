@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 import Synchronization
 
 /// The targets' health as this process last read it, for up to `ttl`: a delivery to a target

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 public import Logging
 import Metrics
-import RelayCore
+import RelayModel
 import RelayDatabase
 public import ServiceLifecycle
 import RelayRuntime

@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayDatabase
 import RelayRuntime
 import ServiceLifecycle

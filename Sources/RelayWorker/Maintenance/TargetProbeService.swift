@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayDatabase
 import RelayRuntime
 public import ServiceLifecycle

@@ -1,6 +1,6 @@
-public import RelayCore
+public import RelayModel
 
-/// Where the deliver handler reads a delivery (`PostgresDeliveryRepository`, wired in
+/// Where the deliver handler reads a delivery (`PostgresDeliveryStore`, wired in
 /// RelayApp): a claimed batch's deliveries in one call. Its attempt and new state go back with
 /// the job's outcome (`DeliveryAttemptWrite`), not through this port.
 public protocol DeliveryLoading: Sendable {

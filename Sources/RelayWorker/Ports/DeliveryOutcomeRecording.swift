@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 
 /// Where a `deliver` job's outcome is written: the attempt, or the breaker's hold, and the

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Makes one attempt at a delivery on one channel and reports how it went; never throws (a
 /// failure is a report). `CallbackDeliverer` (signed HTTP) and `EmailDeliverer` (SMTP).

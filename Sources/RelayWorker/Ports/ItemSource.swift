@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// Where the reconcile pipeline reads an item's truth: the Entrupy API (`EntrupyAPIClient`,

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 
 /// What the reconcile pipeline needs of the store (`PostgresReconcileStore`, wired in

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// What the pruner needs of the store (`PostgresRetentionStore`, wired in RelayApp): the lock
 /// that keeps passes to one replica, the database's clock, and per kind of row a batch

@@ -1,6 +1,6 @@
-public import RelayCore
+public import RelayModel
 
-/// What the sweep needs of the store (`PostgresItemRepository`, wired in RelayApp): the items
+/// What the sweep needs of the store (`PostgresItemStore`, wired in RelayApp): the items
 /// due for a re-fetch, and their `reconcile_item` jobs.
 public protocol SweepStoring: Sendable {
     /// Items not settled (result not final, or flagged) whose last fetch is older than `age`.

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// What the sync by search needs of the store (`PostgresSyncStore`, wired in RelayApp): the
 /// lock that keeps passes to one replica, the pass under way with its checkpoints, and what

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// Where the deliver handler reads a target's health before an attempt and records the
 /// attempt's outcome after it (`PostgresTargetHealthStore`, shared by every replica).

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// What the targets' maintenance needs of the store (`PostgresTargetHealthStore`, wired in
 /// RelayApp): starting the probes that are due, draining healthy targets' held deliveries,

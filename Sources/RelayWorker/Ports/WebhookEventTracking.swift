@@ -1,7 +1,7 @@
-public import RelayCore
+public import RelayModel
 
 /// Where the `reconcile_webhook` handler reads the stored event it runs for and notes why its
-/// reconcile is failing (`PostgresWebhookEventRepository`, wired in RelayApp).
+/// reconcile is failing (`PostgresWebhookEventStore`, wired in RelayApp).
 public protocol WebhookEventTracking: Sendable {
     /// The event with the basis of its reconcile; nil when it no longer exists.
     func pending(id: Int64) async throws -> PendingWebhook?

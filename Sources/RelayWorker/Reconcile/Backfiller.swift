@@ -1,7 +1,7 @@
 public import EntrupyAPI
 public import Foundation
 public import Logging
-import RelayCore
+import RelayModel
 
 /// `entrupy-relay backfill --since DATE`: walks every page of the search API for the date
 /// range and stores each item as if it had just been fetched.

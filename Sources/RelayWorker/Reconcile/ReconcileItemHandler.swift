@@ -1,5 +1,5 @@
 import EntrupyAPI
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 public import RelayRuntime
 

@@ -2,7 +2,7 @@ import EntrupyAPI
 public import Foundation
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 import RelayRules
 public import RelayQueue
 import RelayRuntime

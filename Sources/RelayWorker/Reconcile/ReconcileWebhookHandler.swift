@@ -1,7 +1,7 @@
 import EntrupyAPI
 import Foundation
 import Metrics
-public import RelayCore
+public import RelayModel
 public import RelayQueue
 public import RelayRuntime
 

@@ -1,6 +1,6 @@
 import AsyncAlgorithms
 public import Logging
-import RelayCore
+import RelayModel
 import RelayDatabase
 public import ServiceLifecycle
 

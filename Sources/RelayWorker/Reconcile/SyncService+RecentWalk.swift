@@ -1,6 +1,6 @@
 import Foundation
 import Metrics
-import RelayCore
+import RelayModel
 import RelayRuntime
 
 extension SyncService {

@@ -3,7 +3,7 @@ public import EntrupyAPI
 import Foundation
 public import Logging
 import Metrics
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 public import ServiceLifecycle
 

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// How long each kind of data is kept (`RetentionPolicy`) and how the pruner paces itself.

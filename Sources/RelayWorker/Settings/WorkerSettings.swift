@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 public import RelayRuntime
 
 /// How the worker runs jobs, reconciles and keeps the queue, from the environment.

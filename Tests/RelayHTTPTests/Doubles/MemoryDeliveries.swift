@@ -1,5 +1,5 @@
 import Foundation
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 /// One dead delivery, `1`, for item `E1`.

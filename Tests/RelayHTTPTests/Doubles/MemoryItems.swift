@@ -1,5 +1,5 @@
 import Foundation
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 import Synchronization
 

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 @testable import RelayHTTP
 
 struct MemorySDKUsers: SDKUserStore {

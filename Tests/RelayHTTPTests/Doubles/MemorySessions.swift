@@ -1,4 +1,4 @@
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 import Synchronization
 

@@ -1,4 +1,4 @@
-@testable import RelayCore
+@testable import RelayModel
 @testable import RelayHTTP
 
 /// A token per role: `admin-token`, `support-token`, `consumer-token`.

@@ -1,14 +1,14 @@
 import Foundation
 import NIOHTTP1
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayStore
 
 /// Tokens for the query API tests, and requests that carry them.
 enum APIAccess {
     static func token(_ database: DatabaseURL, role: Role, name: String? = nil) async throws -> String {
         try await TestDatabase.withClient(database) { client in
-            try await PostgresTokenRepository(client: client, logger: TestDatabase.logger)
+            try await PostgresTokenStore(client: client, logger: TestDatabase.logger)
                 .create(name: name ?? "\(role.rawValue)-\(UUID().uuidString.prefix(8))", role: role).token
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayStore
 
 /// Settings for a relay that notifies: a rules file written to a temporary folder, the SMTP
@@ -41,13 +41,13 @@ enum NotifyEnvironment {
 
     static func deliveries(_ database: DatabaseURL, item: String? = nil) async throws -> [DeliveryRecord] {
         try await TestDatabase.withClient(database) { client in
-            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).list(DeliverySearch(item: item), limit: 1000)
+            try await PostgresDeliveryStore(client: client, logger: TestDatabase.logger).list(DeliverySearch(item: item), limit: 1000)
         }
     }
 
     static func attempts(_ database: DatabaseURL, delivery: Int64) async throws -> [DeliveryAttempt] {
         try await TestDatabase.withClient(database) { client in
-            try await PostgresDeliveryRepository(client: client, logger: TestDatabase.logger).attempts(deliveryID: delivery)
+            try await PostgresDeliveryStore(client: client, logger: TestDatabase.logger).attempts(deliveryID: delivery)
         }
     }
 

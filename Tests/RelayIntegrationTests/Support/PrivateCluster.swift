@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// A PostgreSQL cluster of one test's own (`deploy/test-servers/pg_cluster.sh`, on a free port
 /// in a temporary folder), for a test that halts, crashes or restarts PostgreSQL: the suite's

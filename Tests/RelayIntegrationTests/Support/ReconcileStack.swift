@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// A fresh database, the simulator, and a relay (receiver plus worker) wired to each other:
 /// the simulator's webhooks go to the relay, the relay's API calls go to the simulator.

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 import Synchronization
 
 /// An `entrupy-relay` subcommand running as its own process (a worker replica, a server, a

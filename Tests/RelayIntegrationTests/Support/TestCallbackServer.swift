@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// An HTTP endpoint that verifies callbacks with PyPI's standardwebhooks library and logs
 /// each request; see deploy/test-servers/callback_sink.py for the paths' behaviours.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayStore
 
 /// A fresh, private database per test, created on the PostgreSQL server that

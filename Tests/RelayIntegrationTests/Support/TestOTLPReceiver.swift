@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// An OTLP/HTTP receiver for traces (deploy/test-servers/otlp_receiver.py): decodes what the
 /// relay exports with opentelemetry-proto and keeps one line per span.

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import PostgresNIO
 import RelayApp
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayStore
 import ServiceLifecycle

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// aiosmtpd on a loopback port, storing each message it accepts as a JSON file.
 struct TestSMTPServer: Sendable {

@@ -3,7 +3,7 @@ import EntrupySimulator
 import Foundation
 import NIOCore
 import NIOHTTP1
-import RelayCore
+import RelayModel
 import ServiceLifecycle
 
 /// The project's Entrupy simulator, run in-process on an ephemeral port, with helpers for its

@@ -1,5 +1,5 @@
 import PostgresNIO
-import RelayCore
+import RelayModel
 import RelayQueue
 import RelayRuntime
 

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// Signed webhook requests as Entrupy (or a re-signing gateway) would send them.
 struct WebhookFixture {

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayModel
 import RelayRuntime
 import RelayWorker
 import Synchronization

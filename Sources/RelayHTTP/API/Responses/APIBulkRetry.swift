@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// A bulk redrive (`POST /v1/deliveries/retry`): how many deliveries the filters matched and,
 /// unless a dry run, how many were queued again and skipped; the filters as recorded.

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// One transition of the change feed (`GET /v1/changes`), with the cursor just after it.
 public struct APIChange: Encodable, Sendable {

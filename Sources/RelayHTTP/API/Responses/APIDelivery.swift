@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// A delivery as lists show it; the payload is left out (it can be large).

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// One recorded attempt at a delivery.

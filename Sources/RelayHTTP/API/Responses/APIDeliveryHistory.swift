@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// A delivery with every attempt, as an item's detail shows it.
 public struct APIDeliveryHistory: Encodable, Sendable {

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// `POST /v1/deliveries/{id}/retry`: the delivery as it now stands, and what happens next.
 public struct APIDeliveryRetried: Encodable, Sendable {

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+public import RelayModel
 
 /// An erasure: as it ran (`POST /v1/erasures`, `GET /v1/erasures`) or would run (a dry run).
 /// Counts rows per kind; never the key or anything erased.

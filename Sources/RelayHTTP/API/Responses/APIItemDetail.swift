@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// `GET /v1/items/{id}`: the item's fields, then its whole history. `webhooks` and

@@ -1,5 +1,5 @@
 import Foundation
-import RelayCore
+import RelayModel
 
 /// `details` of `GET /v1/items/{id}`: what Entrupy said about the item beyond its state
 /// (`ItemDetails`). Every documented key is present (null or empty when Entrupy gave nothing).

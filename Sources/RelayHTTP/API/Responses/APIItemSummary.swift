@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// An item as search results list it (every key present, `null` when unknown).

@@ -1,5 +1,5 @@
 public import Foundation
-import RelayCore
+import RelayModel
 
 /// The one way the API (and the CLI's `--json`) writes JSON: `Encodable` response types,
 /// sorted keys, dates as ISO 8601 in UTC with milliseconds.

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 
 /// Every list the API answers, shaped one way: the rows under the list's name, then
 /// `next_cursor` (null on the last page). Pages that count add `item_count`, `total_count`

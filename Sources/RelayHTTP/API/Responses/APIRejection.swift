@@ -1,5 +1,5 @@
 import Foundation
-public import RelayCore
+public import RelayModel
 
 /// One refused webhook in `GET /v1/events/rejections` and `events rejections --json`: its
 /// shape, never its signature value or body.

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// A delivery target's health and backlog, as `GET /v1/targets` and `targets list --json` show it.

@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Foundation
 
 /// One transition in an item's history.

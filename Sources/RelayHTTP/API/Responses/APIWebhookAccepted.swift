@@ -1,4 +1,4 @@
-public import RelayCore
+public import RelayModel
 import Hummingbird
 import NIOCore
 
