@@ -1,7 +1,8 @@
 public import Foundation
 import Logging
 public import PostgresNIO
-import RelayModel
+public import RelayModel
+import RelayDatabase
 
 /// Which replica is fetching an item now (`item_fetch_leases`): hints for the item elsewhere
 /// wait for that fetch instead of making their own, so a burst costs at most two fetches
@@ -35,6 +36,32 @@ public struct PostgresFetchLeases: Sendable {
 
     /// Ends the lease `holder` took (nothing when it expired and another took it over).
     public func release(_ key: String, holder: UUID) async throws {
-        try await client.query("DELETE FROM item_fetch_leases WHERE item_key = \(key) AND holder = \(holder)", logger: logger)
+        // Unprepared: this runs in a task of its own when a reconcile was cancelled, after a
+        // restart of the database too, and nothing on that path should depend on what a
+        // connection has prepared (1ab268f).
+        let statement = ReleaseStatement(lease: FetchLease(key: key, holder: holder))
+        try await client.query(PostgresQuery(unsafeSQL: ReleaseStatement.sql, binds: statement.makeBindings()), logger: logger)
+    }
+
+    /// Ends a lease: its text for `release`, and prepared for a reconcile's commit, which runs
+    /// it on its connection once the commit is durable (`PostgresReconcileStore.commit`). The table is unlogged, so it
+    /// writes no WAL and its own commit waits for no flush.
+    struct ReleaseStatement: PostgresPreparedStatement {
+        typealias Row = Int32
+        static let name = "item_fetch_lease_release"
+        static let sql = "DELETE FROM item_fetch_leases WHERE item_key = $1 AND holder = $2 RETURNING 1"
+
+        let lease: FetchLease
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(lease.key)
+            bindings.append(lease.holder)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int32 {
+            try row.decode(Int32.self)
+        }
     }
 }

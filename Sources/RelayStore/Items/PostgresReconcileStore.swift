@@ -74,7 +74,9 @@ public struct PostgresReconcileStore: Sendable {
     /// `JobContext.followUps`), the deliveries' jobs are inserted claimed by its worker, which
     /// sends them when the handler returns (`JobInsert`); with none (nil), they are inserted
     /// available and the workers are woken to claim them.
-    public func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult? {
+    /// Given the fetch lease the reconcile holds (`releasing`), the commit's second round trip
+    /// ends it (`PostgresFetchLeases.ReleaseStatement`) in place of an empty statement.
+    public func commit(_ change: ReconcileChange, followUps: FollowUpJobs?, releasing lease: FetchLease? = nil) async throws -> ApplyResult? {
         // Everything below sees the item as it can be stored (U+0000 replaced), identifiers included.
         let item = change.item.storable
         return try await client.withConnection { connection -> ApplyResult? in
@@ -105,7 +107,10 @@ public struct PostgresReconcileStore: Sendable {
             do {
                 if written.deliveries > written.leasedIDs.count {
                     try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
-                } else {
+                }
+                if let lease {
+                    _ = try await PreparedStatementRunner.rows(PostgresFetchLeases.ReleaseStatement(lease: lease), on: connection, logger: logger)
+                } else if written.deliveries <= written.leasedIDs.count {
                     _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
                 }
             } catch let error where PostgresErrorText.sqlState(error) != nil {

@@ -16,5 +16,7 @@ public protocol ReconcileStoring: Sendable {
     /// `change.basedOn` says. Its deliveries' jobs go in under `followUps`, the job's run's
     /// follow-up lease (`JobContext.followUps`): claimed by this worker, which sends them
     /// when the handler returns; with nil (no worker's run) they go in for any worker.
-    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult?
+    /// `releasing`: the fetch lease the reconcile holds, ended once the commit is durable
+    /// (not when it is refused: the caller diffs again under the same lease).
+    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?, releasing lease: FetchLease?) async throws -> ApplyResult?
 }

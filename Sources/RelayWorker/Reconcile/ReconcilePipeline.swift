@@ -53,19 +53,20 @@ public struct ReconcilePipeline: Sendable {
     /// (with the webhook event), saves reading the clock and the stored state apart. Throws
     /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
     /// `followUps`: the job's run's follow-up lease, which the deliveries' jobs go in under (nil: none).
+    /// `releasing`: the item's fetch lease the caller holds, which the commit ends (nil: none).
     @discardableResult
     public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil,
-                          followUps: FollowUpJobs?) async throws -> ApplyResult {
+                          followUps: FollowUpJobs?, releasing lease: FetchLease? = nil) async throws -> ApplyResult {
         let observedAt: Date
         if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source, basis: basis, followUps: followUps)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis, followUps: followUps, releasing: lease)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
     public func apply(_ fetched: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
-                      basis: ReconcileBasis? = nil, followUps: FollowUpJobs?) async throws -> ApplyResult {
+                      basis: ReconcileBasis? = nil, followUps: FollowUpJobs?, releasing lease: FetchLease? = nil) async throws -> ApplyResult {
         // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
         // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
         // item goes to the store only so its timeline can note what storing changed.
@@ -98,7 +99,7 @@ public struct ReconcilePipeline: Sendable {
             change.item = erased ? fetched.erasingPeople() : fetched
             change.peopleErased = erased
             do {
-                if let result = try await store.commit(change, followUps: followUps) {
+                if let result = try await store.commit(change, followUps: followUps, releasing: lease) {
                     report(result, item: item, source: source)
                     return result
                 }

@@ -77,12 +77,15 @@ public struct ReconcileWebhookHandler: JobHandler {
             MetricHandles.counter(.reconcileLeaseWaits).increment()
             return .snooze(Self.leaseWait)
         }
-        // Released even when the job was cancelled (a timeout, shutdown): an unstructured task
-        // is not cancelled with this one, so others need not wait for the lease to expire.
-        let release: @Sendable () async -> Void = { let key = target.lockKey; await Task { try? await leases.release(key, holder: holder) }.value }
+        let lease = FetchLease(key: target.lockKey, holder: holder)
+        // A reconcile that commits ends the lease with its commit (`releasing`); any other
+        // outcome releases it here, even when the job was cancelled (a timeout, shutdown): an
+        // unstructured task is not cancelled with this one, so others need not wait for the
+        // lease to expire. A second release of an ended lease deletes nothing.
+        let release: @Sendable () async -> Void = { await Task { try? await leases.release(lease.key, holder: lease.holder) }.value }
         do {
-            let result = try await reconcile(event, target: target, context: context)
-            await release()
+            let (result, committed) = try await reconcile(event, target: target, context: context, releasing: lease)
+            if !committed { await release() }
             return result
         } catch {
             await release()
@@ -91,17 +94,31 @@ public struct ReconcileWebhookHandler: JobHandler {
     }
 
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
+        try await reconcile(event, target: target, context: context, releasing: nil).result
+    }
+
+    /// The job's result, and whether the reconcile committed (which ended `lease`).
+    private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext,
+                           releasing lease: FetchLease?) async throws -> (result: JobResult, committed: Bool) {
         do {
             // The deliveries it plans go in claimed by this worker (the run's follow-up lease),
-            // which sends them when this handler returns.
-            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis, followUps: context.followUps)
+            // which sends them when this handler returns; the commit ends the fetch lease.
+            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis, followUps: context.followUps,
+                                         releasing: lease)
             latency.record(duration: event.age)
-            return .completed
-        } catch EntrupyAPIError.routeGone(let status, let path) {
-            let error = EntrupyAPIError.routeGone(status: status, path: path)
+            return (.completed, true)
+        } catch let error as EntrupyAPIError {
+            return (try await failed(event, error, context: context), false)
+        }
+    }
+
+    /// What Entrupy's refusal makes of the job, noted on the event.
+    private func failed(_ event: PendingWebhook, _ error: EntrupyAPIError, context: JobContext) async throws -> JobResult {
+        switch error {
+        case .routeGone:
             try await events.noteError(id: event.id, error: error.description, final: false)
             return .snooze(Self.routeGoneWait)
-        } catch EntrupyAPIError.notFound {
+        case .notFound:
             if let gone = routeGone() {
                 try await events.noteError(id: event.id, error: "404, and \(gone)", final: false)
                 return .snooze(Self.routeGoneWait)
@@ -114,7 +131,7 @@ public struct ReconcileWebhookHandler: JobHandler {
             }
             try await events.noteError(id: event.id, error: EntrupyAPIError.notFound.description, final: false)
             return .snooze(Self.notFoundDelay(waited: waited))
-        } catch let error as EntrupyAPIError {
+        default:
             try await events.noteError(id: event.id, error: error.description, final: context.isLastAttempt)
             return error.jobResult
         }

@@ -40,6 +40,25 @@ struct PostgresReconcileStoreTests {
         }
     }
 
+    /// A reconcile's commit ends the fetch lease it was given in the round trip that waits for
+    /// the commit to be durable; a refused commit leaves it held, for the next round.
+    @Test func aCommitEndsItsFetchLeaseAndARefusedOneKeepsIt() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let store = PostgresReconcileStore(client: client, logger: Self.logger)
+            let leases = PostgresFetchLeases(client: client, logger: Self.logger, duration: .seconds(60))
+            let holder = try #require(try await leases.take("id:ENT-LEASE-1"))
+            let lease = FetchLease(key: "id:ENT-LEASE-1", holder: holder)
+            let now = try await store.clock()
+            let fetched = EntrupyItem(entrupyID: "ENT-LEASE-1", result: "authentic", resultFinal: true)
+            let stale = StoredItemState(snapshot: ItemSnapshot(result: "replica", resultFinal: false, flag: "none"), fetchedAt: now)
+            #expect(try await store.commit(Self.change(fetched, basedOn: stale, at: now), followUps: nil, releasing: lease) == nil)
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_fetch_leases") == 1, "refused: still held")
+            #expect(try await store.commit(Self.change(fetched, basedOn: nil, at: now), followUps: nil, releasing: lease) != nil)
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_fetch_leases") == 0, "committed: ended")
+            #expect(try await leases.take("id:ENT-LEASE-1") != nil, "free for the next fetch")
+        }
+    }
+
     /// The race the row lock cannot cover: the item is not stored when the commit reads it,
     /// and another worker's first store of it is still uncommitted. The commit waits on the
     /// insert's conflict, then gives up rather than overwrite it.

@@ -43,7 +43,7 @@ final class MemoryReconcileStore: ReconcileStoring {
         }
     }
 
-    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?) async throws -> ApplyResult? {
+    func commit(_ change: ReconcileChange, followUps: FollowUpJobs?, releasing lease: FetchLease?) async throws -> ApplyResult? {
         let id = change.item.storable.entrupyID
         return state.withLock { state -> ApplyResult? in
             state.followUps.append(followUps)
