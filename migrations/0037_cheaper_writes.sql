@@ -4,13 +4,8 @@
 -- one in each of its indexes at every reconcile that changes it. Each index kept is listed
 -- with the query it serves and its EXPLAIN line in docs/design.md ("Indexes, and the query
 -- each serves"); these are the ones no query needs, or that another index serves.
-
--- Served by deliveries_rule and deliveries_target: a search by rule or target and a state
--- reads the rule's or target's index beside deliveries_retryable (a BitmapAnd), or walks
--- deliveries_retryable with the rule or target as a filter. Each took an entry for every
--- delivery (all are born pending).
-DROP INDEX deliveries_rule_unsettled;
-DROP INDEX deliveries_target_unsettled;
+-- (deliveries_rule_unsettled and deliveries_target_unsettled stay: without them a target's
+-- failed deliveries, page 2, took 24.8 ms at p95 over a million deliveries, against 9.2.)
 
 -- (state, id) for every delivery, two entries each (pending, then delivered), for the reads
 -- of a state: a bulk retry (dead or failed only, by id) and a search by failed or dead.
