@@ -61,8 +61,10 @@ struct ConfigShowCommand: ParsableCommand {
         if !problems.isEmpty { throw ExitCode(1) }
     }
 
-    /// A secret is never shown; the database's URL is, without its password.
+    /// A secret is never shown; the database's URL is, without its password; a collector's
+    /// endpoint by its origin only (some collectors take a key in the URL).
     static func shown(_ text: String, of setting: Setting) -> String {
+        if setting.key.hasPrefix("otel_exporter_otlp"), setting.key.hasSuffix("endpoint") { return MaskedURL.mask(text) }
         guard setting.isSecret else { return text }
         if setting.key == "database_url", let url = try? DatabaseURL(parsing: text) { return url.description }
         return "(secret, set)"

@@ -1,5 +1,6 @@
 public import Logging
 import OTel
+import RelayModel
 public import ServiceLifecycle
 
 /// OpenTelemetry tracing through swift-otel (OTLP over HTTP only: the gRPC trait is off),
@@ -23,9 +24,13 @@ public enum TracingBootstrap {
         // swift-otel's logger never prints a value (an override's, a refused carrier's), at the relay's level.
         configuration.diagnosticLogger = .custom(Logger(label: logger.label) { _ in OTelDiagnosticLogHandler(wrapping: logger.handler) })
         do {
-            // Traces only, so this makes the tracer the process's and returns its exporter's service.
-            let service = try OTel.bootstrap(configuration: configuration, environment: settings.environment)
-            logger.info("tracing on", metadata: ["endpoint": "\(settings.endpoint)"])
+            // Traces only, so this makes the tracer the process's and returns its exporter's
+            // service. OTEL_SDK_DISABLED stays out: `wanted` has read it, and swift-otel would
+            // apply it to logs and metrics too, where `false` (or empty) turns them on, to be
+            // bootstrapped over the relay's own (swift-log and swift-metrics allow one bootstrap).
+            let service = try OTel.bootstrap(configuration: configuration,
+                                             environment: settings.environment.filter { $0.key != "OTEL_SDK_DISABLED" })
+            logger.info("tracing on", metadata: ["endpoint": "\(MaskedURL.mask(settings.endpoint))"])
             return service
         } catch {
             throw TracingSetupError(reason: "\(error)")

@@ -8,6 +8,9 @@ public struct ApplyResult: Sendable, Equatable {
     public var deliveries: Int
     /// The item's Entrupy ID as stored.
     public var entrupyID: String
+    /// Whether the commit ended the fetch lease it was given (`ReconcileStoring.commit`'s
+    /// `releasing`); false when it was given none, or the release failed (the caller releases it).
+    public var leaseEnded = false
 
     public init(transitions: [Transition], stale: Bool, deliveries: Int = 0, entrupyID: String = "") {
         self.transitions = transitions

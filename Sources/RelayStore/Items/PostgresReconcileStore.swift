@@ -100,28 +100,45 @@ public struct PostgresReconcileStore: Sendable {
             // connection only after ReadyForQuery, which PostgreSQL sends once that commit is
             // durable (a commit that failed closes the connection, so the next statement
             // throws). So the change is not reported, and its leased deliveries (run only once
-            // the handler returns) not sent, before a second round trip: the workers' wake when they have jobs to claim, an
-            // empty statement otherwise. A server's error there (NOTIFY's queue full, say) came
-            // after that ReadyForQuery, so the commit stands; only a lost connection leaves it
-            // unknown, and throws (the job runs again and finds what was stored).
-            do {
-                if written.deliveries > written.leasedIDs.count {
-                    try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
-                }
-                if let lease {
-                    _ = try await PreparedStatementRunner.rows(PostgresFetchLeases.ReleaseStatement(lease: lease), on: connection, logger: logger)
-                } else if written.deliveries <= written.leasedIDs.count {
-                    _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
-                }
-            } catch let error where PostgresErrorText.sqlState(error) != nil {
-                logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
-                               metadata: ["error": "\(StoreFailure.describe(error))"])
-            }
+            // the handler returns) not sent, before a second round trip (`confirmDurable`).
+            let leaseEnded = try await confirmDurable(written, releasing: lease, on: connection)
             if written.covered > 0 {
                 MetricHandles.counter(.webhookEventsCoalesced).increment(by: Int(written.covered))
             }
-            if change.stale { return ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID) }
-            return ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID)
+            var result = change.stale ? ApplyResult(transitions: [], stale: true, deliveries: 0, entrupyID: item.entrupyID)
+                : ApplyResult(transitions: change.transitions, stale: false, deliveries: Int(written.deliveries), entrupyID: item.entrupyID)
+            result.leaseEnded = leaseEnded
+            return result
+        }
+    }
+
+    /// The commit's second round trip on its connection, which returns once the commit is
+    /// durable: the workers' wake when they have jobs to claim; the fetch lease's end when
+    /// there is one; else an empty statement. Answers whether the lease was ended. A server's
+    /// error here (NOTIFY's queue full, say) came after the commit's ReadyForQuery, so the
+    /// commit stands and it is logged (a lease not ended is the caller's to release); only a
+    /// lost connection leaves the commit unknown, and throws (the job runs again and finds
+    /// what was stored).
+    private func confirmDurable(_ written: Written, releasing lease: FetchLease?, on connection: PostgresConnection) async throws -> Bool {
+        let wake = written.deliveries > written.leasedIDs.count
+        do {
+            if wake {
+                try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
+            } else if lease == nil {
+                _ = try await PreparedStatementRunner.rows(CommittedStatement(), on: connection, logger: logger)
+            }
+        } catch let error where PostgresErrorText.sqlState(error) != nil {
+            logger.warning("the statement after a reconcile's commit failed; the commit stands (workers find its deliveries when they poll)",
+                           metadata: ["error": "\(StoreFailure.describe(error))"])
+        }
+        guard let lease else { return false }
+        do {
+            _ = try await PreparedStatementRunner.rows(PostgresFetchLeases.ReleaseStatement(lease: lease), on: connection, logger: logger)
+            return true
+        } catch let error where PostgresErrorText.sqlState(error) != nil {
+            logger.warning("a reconcile's fetch lease was not ended with its commit; released apart",
+                           metadata: ["error": "\(StoreFailure.describe(error))"])
+            return false
         }
     }
 }

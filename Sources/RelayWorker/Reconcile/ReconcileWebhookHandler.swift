@@ -84,8 +84,8 @@ public struct ReconcileWebhookHandler: JobHandler {
         // lease to expire. A second release of an ended lease deletes nothing.
         let release: @Sendable () async -> Void = { await Task { try? await leases.release(lease.key, holder: lease.holder) }.value }
         do {
-            let (result, committed) = try await reconcile(event, target: target, context: context, releasing: lease)
-            if !committed { await release() }
+            let (result, leaseEnded) = try await reconcile(event, target: target, context: context, releasing: lease)
+            if !leaseEnded { await release() }
             return result
         } catch {
             await release()
@@ -97,16 +97,16 @@ public struct ReconcileWebhookHandler: JobHandler {
         try await reconcile(event, target: target, context: context, releasing: nil).result
     }
 
-    /// The job's result, and whether the reconcile committed (which ended `lease`).
+    /// The job's result, and whether its commit ended `lease` (else the caller releases it).
     private func reconcile(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext,
-                           releasing lease: FetchLease?) async throws -> (result: JobResult, committed: Bool) {
+                           releasing lease: FetchLease?) async throws -> (result: JobResult, leaseEnded: Bool) {
         do {
             // The deliveries it plans go in claimed by this worker (the run's follow-up lease),
             // which sends them when this handler returns; the commit ends the fetch lease.
-            try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis, followUps: context.followUps,
-                                         releasing: lease)
+            let result = try await pipeline.reconcile(target, source: .webhook(eventID: event.id), basis: event.basis,
+                                                      followUps: context.followUps, releasing: lease)
             latency.record(duration: event.age)
-            return (.completed, true)
+            return (.completed, result.leaseEnded)
         } catch let error as EntrupyAPIError {
             return (try await failed(event, error, context: context), false)
         }

@@ -40,10 +40,11 @@ struct ConfigCommandTests {
             "ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE": tokenFile.path,
             "ENTRUPY_RELAY_SMTP_URL": "smtp://mailer:smtp-password-77aa@mail.example:587", "ENTRUPY_RELAY_SMTP_FROM": "relay@example.com",
             "ENTRUPY_RELAY_PORT": "9000", "PORT": "1234",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "https://tenant:collector-key-31b7@collector.example:4318/ingest?token=collector-token-8d2e",
         ])
         let show = try await CommandLineTests.run(["config", "show"], env: env)
         #expect(show.status == 0, "\(show.stdout)\(show.stderr)")
-        for secret in [Self.secret, "api-token-in-a-file-5f3a", "db-password-9c1e", "smtp-password-77aa"] {
+        for secret in [Self.secret, "api-token-in-a-file-5f3a", "db-password-9c1e", "smtp-password-77aa", "collector-key-31b7", "collector-token-8d2e"] {
             #expect(!show.stdout.contains(secret) && !show.stderr.contains(secret), "\(secret) shown")
         }
         let lines = show.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
@@ -53,6 +54,7 @@ struct ConfigCommandTests {
         #expect(lines.contains("ENTRUPY_RELAY_DATABASE_URL postgres://relay:***@db.example:5432/relay?sslmode=verify-full DATABASE_URL"))
         #expect(lines.contains("ENTRUPY_RELAY_ENTRUPY_API_TOKEN (secret, set) ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE"))
         #expect(lines.contains("ENTRUPY_RELAY_SMTP_URL (secret, set) ENTRUPY_RELAY_SMTP_URL"))
+        #expect(lines.contains("OTEL_EXPORTER_OTLP_ENDPOINT https://collector.example:4318/*** OTEL_EXPORTER_OTLP_ENDPOINT"))
         #expect(lines.contains("warning: PORT is set but read no more (since 0.1.0); the relay reads ENTRUPY_RELAY_PORT"))
         #expect(lines.count == RelaySettings.catalog.count + 1)
         // What would stop start-up is shown as a problem, and the exit says so.

@@ -39,6 +39,9 @@ struct TracingTests {
         env["OTEL_EXPORTER_OTLP_ENDPOINT"] = otlp.endpoint
         env["OTEL_SERVICE_NAME"] = "relay-under-test"
         env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
+        // Spelled out as the catalog's default: given to swift-otel whole, `false` turns its
+        // logs and metrics on too (the relay keeps them on stderr and /metrics).
+        env["OTEL_SDK_DISABLED"] = "false"
         let serve = try RelayProcess(["serve", "--no-worker", "--port", String(port)], database: database, env: env)
         var workerEnv = env
         workerEnv["OTEL_SERVICE_NAME"] = "relay-worker-under-test"

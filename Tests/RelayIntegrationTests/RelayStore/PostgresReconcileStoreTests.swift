@@ -53,7 +53,8 @@ struct PostgresReconcileStoreTests {
             let stale = StoredItemState(snapshot: ItemSnapshot(result: "replica", resultFinal: false, flag: "none"), fetchedAt: now)
             #expect(try await store.commit(Self.change(fetched, basedOn: stale, at: now), followUps: nil, releasing: lease) == nil)
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_fetch_leases") == 1, "refused: still held")
-            #expect(try await store.commit(Self.change(fetched, basedOn: nil, at: now), followUps: nil, releasing: lease) != nil)
+            let committed = try #require(try await store.commit(Self.change(fetched, basedOn: nil, at: now), followUps: nil, releasing: lease))
+            #expect(committed.leaseEnded, "the caller is told, so it does not release it again")
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM item_fetch_leases") == 0, "committed: ended")
             #expect(try await leases.take("id:ENT-LEASE-1") != nil, "free for the next fetch")
         }

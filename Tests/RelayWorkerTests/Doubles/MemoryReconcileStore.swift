@@ -53,9 +53,15 @@ final class MemoryReconcileStore: ReconcileStoring {
                 return nil
             }
             state.accepted.append(change)
-            if change.stale { return ApplyResult(transitions: [], stale: true, entrupyID: id) }
+            if change.stale {
+                var result = ApplyResult(transitions: [], stale: true, entrupyID: id)
+                result.leaseEnded = lease != nil
+                return result
+            }
             state.items[id] = StoredItemState(snapshot: change.item.storable.snapshot, fetchedAt: change.observedAt)
-            return ApplyResult(transitions: change.transitions, stale: false, deliveries: change.deliveries.count, entrupyID: id)
+            var result = ApplyResult(transitions: change.transitions, stale: false, deliveries: change.deliveries.count, entrupyID: id)
+            result.leaseEnded = lease != nil
+            return result
         }
     }
 }
