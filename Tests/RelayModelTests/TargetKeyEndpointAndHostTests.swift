@@ -27,4 +27,20 @@ struct TargetKeyEndpointAndHostTests {
             #expect(host == URLComponents(string: url)?.host?.lowercased(), "\(url)")
         }
     }
+
+    /// A delivery's two keys: a callback's endpoint and its host (lower-cased), email's the SMTP server's.
+    @Test func aDeliversBreakerAndLimitKeys() {
+        func delivery(_ channel: DeliveryChannel, _ payload: DeliveryPayload) -> DeliveryRecord {
+            DeliveryRecord(id: 1, itemEventID: 1, entrupyID: "e", rule: "r", actionIndex: 0, channel: channel, target: "masked",
+                           payload: payload, idempotencyKey: "k", state: .pending, attempts: 0, scheduleBase: 0, createdAt: Date(), transition: "t")
+        }
+        let url = "https://Partner.Example:8443/hook?x=1"
+        let callback = TargetKey.keys(of: delivery(.webhook, .webhook(.init(url: url, headers: [], body: "{}"))))
+        #expect(callback.breaker == TargetKey.endpoint(of: url) && callback.limit == "http:partner.example")
+        #expect(TargetKey.of(delivery(.webhook, .webhook(.init(url: url, headers: [], body: "{}")))) == callback.breaker)
+        let hostless = TargetKey.keys(of: delivery(.webhook, .webhook(.init(url: "not a url", headers: [], body: "{}"))))
+        #expect(hostless.limit == "http:not a url")
+        let email = TargetKey.keys(of: delivery(.email, .webhook(.init(url: url, headers: [], body: "{}"))))
+        #expect(email.breaker == TargetKey.smtp && email.limit == "smtp")
+    }
 }

@@ -16,11 +16,18 @@ public enum TargetKey {
     static let fingerprintLength = 16
 
     public static func of(_ delivery: DeliveryRecord) -> String {
+        keys(of: delivery).breaker
+    }
+
+    /// The delivery's breaker key (`of`) and the key its sends are limited by: callbacks per
+    /// host, email per SMTP server (there is one). A callback's URL is parsed once for both.
+    public static func keys(of delivery: DeliveryRecord) -> (breaker: String, limit: String) {
         switch delivery.channel {
-        case .email: return smtp
+        case .email: return (smtp, "smtp")
         case .webhook:
             let url = if case .webhook(let webhook) = delivery.payload { webhook.url } else { delivery.target }
-            return endpoint(of: url)
+            let (endpoint, host) = endpointAndHost(of: url)
+            return (endpoint, "http:" + (host ?? url))
         }
     }
 

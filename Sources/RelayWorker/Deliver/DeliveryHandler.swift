@@ -63,7 +63,7 @@ public struct DeliveryHandler: JobHandler {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
 
-        let (key, target) = Self.keys(for: delivery)
+        let (key, target) = TargetKey.keys(of: delivery)
         let admitted: (health: TargetHealth?, probe: Bool)
         switch try await admission(of: delivery, key: key) {
         case .attempt(let health, let probe): admitted = (health, probe)
@@ -226,17 +226,5 @@ public struct DeliveryHandler: JobHandler {
         dead.lastError = error
         let event = OperationalEvent(kind: .deliveryDead, occurredAt: Date(), target: key, error: error, delivery: dead)
         try await operations.record(event, deliveries: alerts(event))
-    }
-
-    /// The delivery's breaker key (`TargetKey.of`) and the key its sends are limited by:
-    /// callbacks per host, email per SMTP server (there is one). A callback's URL is parsed once for both.
-    static func keys(for delivery: DeliveryRecord) -> (breaker: String, limit: String) {
-        switch delivery.channel {
-        case .email: return (TargetKey.smtp, "smtp")
-        case .webhook:
-            let url = if case .webhook(let webhook) = delivery.payload { webhook.url } else { delivery.target }
-            let (endpoint, host) = TargetKey.endpointAndHost(of: url)
-            return (endpoint, "http:" + (host ?? url))
-        }
     }
 }
