@@ -55,17 +55,20 @@ struct LeaseWarningTests {
     @Test func runsBeingRecordedWhileLeasesAreRenewedAreNotReportedLost() async throws {
         try await withQueue { queue, db in
             let logs = CapturedLogs()
-            try await queue.enqueue(try (0..<3000).map { _ in try NewJob(PlainJob()) })
-            // A renewal every 200 ms, while runs finish and are recorded all the time (a 150 ms
-            // lease ran out for real under the whole suite's load in a clean clone).
+            try await queue.enqueue(try (0..<5000).map { _ in try NewJob(PlainJob()) })
+            // A renewal every 667 ms (some four while 5,000 runs finish and are recorded here,
+            // dozens under CI's load). Shorter leases ran out for real under the whole suite's
+            // load in CI (150 ms, then 600 ms: a renewal waited over 400 ms for the loaded
+            // machine) and the rescue took runs being recorded: the lease doing its job, not the
+            // race this test is about.
             let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(BriefHandler())],
-                                   configuration: JobWorkerConfiguration(concurrency: 16, lease: .milliseconds(600),
+                                   configuration: JobWorkerConfiguration(concurrency: 16, lease: .seconds(2),
                                                                          pollInterval: .milliseconds(50)),
                                    logger: logs.logger(label: "lease-warning-tests"))
             let running = Task { try await worker.run() }
             defer { running.cancel() }
-            #expect(try await eventually(timeout: .seconds(60)) {
-                try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed'") == 3000
+            #expect(try await eventually(timeout: .seconds(100)) {
+                try await TestDatabase.scalar(db, "SELECT count(*) FROM jobs WHERE state = 'completed'") == 5000
             })
             #expect(logs.matching("lost the lease").isEmpty, "\(logs.matching("lost the lease").prefix(3))")
             #expect(logs.matching("outcome was not recorded").isEmpty)
