@@ -15,17 +15,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: ${missing[*]}" >&2; exit 1; fi
   apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
-# promtool (Prometheus's linter: the /metrics test runs `promtool check metrics`) is taken out of
-# Debian's prometheus package into .local/bin: installing the package would start a server too.
+# promtool (Prometheus's linter: the /metrics test runs `promtool check metrics`, local.sh test runs
+# `promtool check rules` and `test rules` on deploy/prometheus/) and the prometheus server (the alert
+# test scrapes a real serve and worker with it) are taken out of Debian's prometheus package into
+# .local/bin: installing the package would start a server too.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v promtool >/dev/null 2>&1 && [ ! -x "$ROOT/.local/bin/promtool" ]; then
+if [ ! -x "$ROOT/.local/bin/promtool" ] || [ ! -x "$ROOT/.local/bin/prometheus" ]; then
   unpack=$(mktemp -d)
   if ! (cd "$unpack" && apt-get download -qq prometheus >&2 2>/dev/null); then
-    if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: prometheus (for promtool)" >&2; exit 1; fi
+    if [ "$(id -u)" -ne 0 ]; then echo "test-tools.sh: please install: prometheus (for promtool and prometheus)" >&2; exit 1; fi
     apt-get update -qq >&2 && (cd "$unpack" && apt-get download -qq prometheus >&2)
   fi
-  dpkg-deb --fsys-tarfile "$unpack"/prometheus_*.deb | tar -x -C "$unpack" ./usr/bin/promtool
-  mkdir -p "$ROOT/.local/bin" && mv "$unpack/usr/bin/promtool" "$ROOT/.local/bin/promtool"
+  dpkg-deb --fsys-tarfile "$unpack"/prometheus_*.deb | tar -x -C "$unpack" ./usr/bin/promtool ./usr/bin/prometheus
+  mkdir -p "$ROOT/.local/bin" && mv "$unpack/usr/bin/promtool" "$unpack/usr/bin/prometheus" "$ROOT/.local/bin/"
   rm -rf "$unpack"
 fi
 exec "$(dirname "$0")/pytools.sh"
