@@ -6,7 +6,7 @@ import RelayRuntime
 import Testing
 
 /// Pure: where settings come from (the environment under one prefix, the YAML file, secret
-/// files), how a misspelt name is caught, and the catalog that the reference and the README share.
+/// files), how a misspelt name is caught, and the catalog that the reference and docs/configuration.md share.
 @Suite("Configuration sources and the catalog")
 struct ConfigSourcesTests {
     let required = ["DATABASE_URL": "postgres://relay@db.example/relay", "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": "webhook-secret-0123456789"]
@@ -149,16 +149,16 @@ struct ConfigSourcesTests {
         #expect(RelaySettings.catalog.filter(\.isSecret).allSatisfy { !catalog.contains($0.key + "_file") })
     }
 
-    /// The README's table is `config reference`'s output, between its markers.
-    @Test func theReadmeTableIsTheReference() throws {
+    /// docs/configuration.md's table is `config reference`'s output, between its markers.
+    @Test func theConfigurationPageTableIsTheReference() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         let begin = "<!-- config reference: begin (entrupy-relay config reference) -->\n", end = "<!-- config reference: end -->"
-        guard let start = readme.range(of: begin), let stop = readme.range(of: end, range: start.upperBound..<readme.endIndex) else {
-            Issue.record("README.md has no config reference markers")
+        guard let start = page.range(of: begin), let stop = page.range(of: end, range: start.upperBound..<page.endIndex) else {
+            Issue.record("docs/configuration.md has no config reference markers")
             return
         }
-        #expect(String(readme[start.upperBound..<stop.lowerBound]) == ConfigReference.markdown(),
+        #expect(String(page[start.upperBound..<stop.lowerBound]) == ConfigReference.markdown(),
                 "regenerate it: entrupy-relay config reference")
     }
 }
