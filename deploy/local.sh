@@ -223,6 +223,7 @@ cmd_status() {
 
 cmd_test() {
   python3 "$ROOT/deploy/lint/function-length.py" "$ROOT/Sources"  # no function over 60 lines (issue 43), before anything is built
+  python3 "$ROOT/deploy/lint/docs.py" "$ROOT"  # README under 200 lines, no long lines, links and anchors hold, partner examples generated (issue 44)
   export TEST_PYTHON; TEST_PYTHON=$("$ROOT/deploy/lib/test-tools.sh")  # curl, nginx, chromium, promtool, prometheus...
   # The shipped alerting rules load, and each fires (and stays quiet) where its unit tests say (issue 44).
   "$ROOT/.local/bin/promtool" check rules "$ROOT/deploy/prometheus/alerts.yml" >&2
