@@ -1,17 +1,53 @@
 #!/usr/bin/env bash
 # Builds the Debian package of entrupy-relay with Debian's own tools:
 #   ./deploy/package.sh        (prints the .deb's path; PACKAGE_SKIP_BUILD=1 packages the binary already built)
+#   ./deploy/package.sh --list (prints the paths the package installs, without building: ShippedFilesTests reads it)
 # The binary is a release build with the Swift runtime linked in (--static-swift-stdlib),
 # stripped, with the migrations compiled into it; its version is the one it reports
 # (entrupy-relay --version, written once in RelayRelease.swift). The package holds it, the
 # systemd units (deploy/systemd/), the settings file /etc/entrupy-relay/relay.env (a conffile),
-# a root-only /etc/entrupy-relay/credentials/ for the secrets, and the docs. Depends is what
-# dpkg-shlibdeps finds the binary linked against. A cold build takes about 12 minutes.
+# a root-only /etc/entrupy-relay/credentials/ for the secrets, the docs, and
+# /usr/sbin/entrupy-relay-admin, which runs any command as the service runs (its user, settings
+# and credentials). Depends is what dpkg-shlibdeps finds the binary linked against, and procps
+# for the units' ExecReload=/bin/kill. A cold build takes about 12 minutes.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCRATCH=${PACKAGE_SCRATCH:-$ROOT/.build-release}
 OUT=${PACKAGE_OUT:-$SCRATCH/package}
 log() { printf 'package: %s\n' "$*" >&2; }
+
+# Every file the package installs but the binary, under the root $1.
+stage_files() {
+  local stage=$1
+  install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/sbin" "$stage/lib/systemd/system" "$stage/etc/entrupy-relay" \
+    "$stage/usr/share/doc/entrupy-relay/examples" "$stage/usr/lib/sysusers.d"
+  install -d -m 0700 "$stage/etc/entrupy-relay/credentials"
+  install -m 0755 "$ROOT/deploy/package/entrupy-relay-admin" "$stage/usr/sbin/entrupy-relay-admin"
+  install -m 0644 "$ROOT"/deploy/systemd/*.service "$stage/lib/systemd/system/"
+  install -m 0640 "$ROOT/deploy/package/relay.env" "$stage/etc/entrupy-relay/relay.env"
+  install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$stage/usr/share/doc/entrupy-relay/"
+  install -d "$stage/usr/share/doc/entrupy-relay/docs"   # beside the README, so its links hold
+  install -m 0644 "$ROOT"/docs/*.md "$ROOT"/docs/*.png "$stage/usr/share/doc/entrupy-relay/docs/"
+  install -m 0644 "$ROOT/deploy/rules/example.yaml" "$stage/usr/share/doc/entrupy-relay/examples/rules.yaml"
+  install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$stage/usr/share/doc/entrupy-relay/examples/nginx.conf"
+  printf 'u entrupy-relay - "Entrupy relay" /nonexistent\n' > "$stage/usr/lib/sysusers.d/entrupy-relay.conf"
+  cat > "$stage/usr/share/doc/entrupy-relay/copyright" <<TXT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: entrupy-relay
+Files: *
+Copyright: the entrupy-relay authors
+License: proprietary
+TXT
+}
+
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+if [ "${1:-}" = --list ]; then
+  stage_files "$STAGE"
+  : > "$STAGE/usr/bin/entrupy-relay"
+  (cd "$STAGE" && find . -mindepth 1 -not -path './DEBIAN*' | sed 's|^\.||' | sort)
+  exit 0
+fi
 
 need=()
 command -v dpkg-shlibdeps >/dev/null || need+=(dpkg-dev)
@@ -30,28 +66,9 @@ VERSION=$("$BIN" --version)
 ARCH=$(dpkg --print-architecture)
 log "entrupy-relay $VERSION ($ARCH)"
 
-STAGE=$(mktemp -d)
-trap 'rm -rf "$STAGE"' EXIT
-install -d "$STAGE/DEBIAN" "$STAGE/usr/bin" "$STAGE/lib/systemd/system" "$STAGE/etc/entrupy-relay" \
-  "$STAGE/usr/share/doc/entrupy-relay/examples" "$STAGE/usr/lib/sysusers.d"
-install -d -m 0700 "$STAGE/etc/entrupy-relay/credentials"
+stage_files "$STAGE"
 install -m 0755 "$BIN" "$STAGE/usr/bin/entrupy-relay"
 strip --strip-unneeded "$STAGE/usr/bin/entrupy-relay"
-install -m 0644 "$ROOT"/deploy/systemd/*.service "$STAGE/lib/systemd/system/"
-install -m 0640 "$ROOT/deploy/package/relay.env" "$STAGE/etc/entrupy-relay/relay.env"
-install -m 0644 "$ROOT/README.md" "$ROOT/CHANGELOG.md" "$STAGE/usr/share/doc/entrupy-relay/"
-install -d "$STAGE/usr/share/doc/entrupy-relay/docs"   # beside the README, so its links hold
-install -m 0644 "$ROOT"/docs/*.md "$ROOT"/docs/*.png "$STAGE/usr/share/doc/entrupy-relay/docs/"
-install -m 0644 "$ROOT/deploy/rules/example.yaml" "$STAGE/usr/share/doc/entrupy-relay/examples/rules.yaml"
-install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$STAGE/usr/share/doc/entrupy-relay/examples/nginx.conf"
-printf 'u entrupy-relay - "Entrupy relay" /nonexistent\n' > "$STAGE/usr/lib/sysusers.d/entrupy-relay.conf"
-cat > "$STAGE/usr/share/doc/entrupy-relay/copyright" <<TXT
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: entrupy-relay
-Files: *
-Copyright: the entrupy-relay authors
-License: proprietary
-TXT
 
 # Depends: the shared libraries the binary needs, as Debian's tool reads them.
 SHLIBS=$(mktemp -d)
@@ -70,8 +87,8 @@ Maintainer: entrupy-relay maintainers <relay@localhost>
 Section: net
 Priority: optional
 Installed-Size: $(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
-Depends: $DEPENDS, adduser | passwd
-Recommends: postgresql-client
+Depends: $DEPENDS, adduser | passwd, procps
+Recommends: default-dbus-system-bus | dbus-system-bus, postgresql-client
 Suggests: postgresql, nginx
 Description: receives Entrupy webhooks and notifies partners of authentication results
  Verifies Entrupy's signed webhooks and stores each in PostgreSQL before answering,
