@@ -7,8 +7,9 @@
 # on 127.0.0.1, the secrets as files (the _FILE variables, as deploy/compose.yaml passes them):
 # migrate, serve (the image's default command, its worker in the same process; Entrupy played by
 # the project's simulator on the host), a signed webhook stored. Checks the image's files and
-# user, and deploy/compose.yaml with podman-compose's `config`. Prints the image's size, the
-# time from `podman run` to ready, and the idle memory.
+# user; deploy/compose.yaml with podman-compose's `config`, then up for real (PostgreSQL,
+# migrate, serve, worker; deploy/image/compose-run.sh; IMAGE_TEST_COMPOSE=0 skips it).
+# Prints the image's size, the time from `podman run` to ready, and the idle memory.
 # Where podman cannot run containers, it says what refused and runs the image's root file
 # system (unpacked with umoci) by hand instead: chroot as the image's user, with its command,
 # environment and working folder (IMAGE_TEST_MODE=rootfs does that on purpose; =podman never).
@@ -20,6 +21,7 @@ PG_PORT=${IMAGE_TEST_PG_PORT:-54344}
 RELAY_PORT=${IMAGE_TEST_PORT:-8194}
 OPS_PORT=${IMAGE_TEST_OPS_PORT:-8195}
 SIM_PORT=${IMAGE_TEST_SIM_PORT:-8196}
+COMPOSE_PORT=${IMAGE_TEST_COMPOSE_PORT:-8197}
 CONTAINER=entrupy-relay-image-test
 log() { printf 'image-test: %s\n' "$*" >&2; }
 fail() { log "$*"; exit 1; }
@@ -28,6 +30,7 @@ mkdir -p "$STATE"
 need=()
 for tool in podman umoci curl openssl; do command -v "$tool" >/dev/null || need+=("$tool"); done
 command -v runc >/dev/null || need+=(runc)   # where crun refuses hybrid cgroups (v1, with a v2 tree beside)
+for tool in buildah podman-compose; do command -v "$tool" >/dev/null || need+=("$tool"); done
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing ${need[*]}"; apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
@@ -53,6 +56,7 @@ check_image_config "$UNPACKED/layout"
 # A private PostgreSQL on the host's loopback, which the containers share (--network=host).
 . "$ROOT/deploy/lib/postgres.sh"
 cleanup() {
+  if [ -n "${COMPOSE_UP:-}" ]; then compose_down; fi
   if [ -n "${CONTAINER_UP:-}" ]; then "${PODMAN[@]}" rm -f -t 10 "$CONTAINER" >/dev/null 2>&1 || true; fi
   [ -n "${RELAY_PID:-}" ] && kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
   [ -n "${SIM_PID:-}" ] && kill -TERM "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null || true
@@ -134,6 +138,15 @@ stop_serve
 
 if [ "$RUNNER" = podman ]; then how="podman ${PODMAN_RUN_OPTIONS[*]:-(defaults)}"; else how="its root file system, chroot as uid 65532"; fi
 check_compose "$ROOT/deploy/compose.yaml" "$STATE/compose"
+compose_note="not run (IMAGE_TEST_COMPOSE=0)"
+if [ "$RUNNER" != podman ]; then compose_note="not run: podman refused containers"
+elif [ "${IMAGE_TEST_COMPOSE:-1}" != 0 ]; then
+  . "$ROOT/deploy/image/compose-run.sh"
+  build_postgres_standin
+  compose_run "$STATE/compose-run" "$SECRET" "$TOKEN"
+  compose_down
+  compose_note="up with podman-compose: migrate exited 0, serve and worker ready, signed webhook stored"
+fi
 printf 'image-test: entrupy-relay %s image, run with %s\n' "$(config_label org.opencontainers.image.version)" "$how"
 printf '  image archive       %s\n' "$(stat -c %s "$ARCHIVE" | awk '{ printf "%.1f MB", $1 / 1e6 }')"
 printf '  image unpacked      %s (%s files)\n' "$(du -sk "$RFS" | awk '{ printf "%.1f MB", $1 * 1024 / 1e6 }')" "$(find "$RFS" -type f | wc -l)"
@@ -141,3 +154,4 @@ printf '  start to ready      %s ms (%s to /readyz on the operations port; serve
   "$([ "$RUNNER" = podman ] && echo 'podman run' || echo 'exec')"
 printf '  idle RSS            %s MiB%s\n' "$((rss / 1024))" "${stats:+ (podman stats: $stats)}"
 printf '  signed webhook      answered %s, stored %s; badly signed answered %s\n' "${answer##* }" "$stored" "$unsigned"
+printf '  compose.yaml        %s\n' "$compose_note"

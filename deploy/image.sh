@@ -61,6 +61,7 @@ buildah config \
   --label org.opencontainers.image.licenses=proprietary \
   --label "org.opencontainers.image.base.name=scratch (files from Debian $(cut -d. -f1 /etc/debian_version) packages)" \
   "$ctr"
+buildah rmi "$NAME:$TAG" >/dev/null 2>&1 || true   # the last build's, so none is left untagged
 buildah commit --quiet --format oci --timestamp "$CREATED" --rm "$ctr" "$NAME:$TAG" >/dev/null
 ctr=""
 
