@@ -136,7 +136,7 @@ rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 stats=$(serve_stats)
 stop_serve
 
-if [ "$RUNNER" = podman ]; then how="podman ${PODMAN_RUN_OPTIONS[*]:-(defaults)}"; else how="its root file system, chroot as uid 65532"; fi
+if [ "$RUNNER" = podman ]; then how="podman ${PODMAN_RUN_OPTIONS[*]:-(defaults)}; serve read-only, no capabilities"; else how="its root file system, chroot as uid 65532"; fi
 check_compose "$ROOT/deploy/compose.yaml" "$STATE/compose"
 compose_note="not run (IMAGE_TEST_COMPOSE=0)"
 if [ "$RUNNER" != podman ]; then compose_note="not run: podman refused containers"

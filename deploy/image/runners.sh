@@ -70,7 +70,10 @@ start_serve() {
   if [ "$RUNNER" = podman ]; then
     "${PODMAN[@]}" rm -f "$CONTAINER" >/dev/null 2>&1 || true
     CONTAINER_UP=1
-    podman_run -d --name "$CONTAINER" "$IMAGE_NAME" >/dev/null   # the image's command: serve
+    # The image's command (serve), hardened as an orchestrator may run it: a read-only root
+    # with no tmpfs anywhere, no capabilities, no privilege gain.
+    podman_run -d --name "$CONTAINER" --read-only --read-only-tmpfs=false --cap-drop=all \
+      --security-opt=no-new-privileges "$IMAGE_NAME" >/dev/null
   else
     ROOTFS_EXEC=1 rootfs_run > "$STATE/serve.log" 2>&1 &
     RELAY_PID=$!
