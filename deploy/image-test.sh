@@ -11,8 +11,8 @@
 # migrate, serve, worker; deploy/image/compose-run.sh; IMAGE_TEST_COMPOSE=0 skips it).
 # Prints the image's size, the time from `podman run` to ready, and the idle memory.
 # Where podman cannot run containers, it says what refused and runs the image's root file
-# system (unpacked with umoci) by hand instead: chroot as the image's user, with its command,
-# environment and working folder (IMAGE_TEST_MODE=rootfs does that on purpose; =podman never).
+# system (unpacked with umoci) by hand instead: chroot as the image's user, with its entrypoint,
+# command and environment (IMAGE_TEST_MODE=rootfs does that on purpose; =podman never does).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE=${IMAGE_TEST_STATE:-$ROOT/.local/image-test}
@@ -84,7 +84,7 @@ printf '%s\n' "$DB_URL" > "$SECRETS/database-url"
 printf '%s\n' "$SECRET" > "$SECRETS/entrupy-webhook-secrets"
 printf '%s\n' "$TOKEN" > "$SECRETS/entrupy-api-token"
 chown 65532:65532 "$SECRETS"/*; chmod 0400 "$SECRETS"/*
-RELAY_ENV=(DATABASE_URL_FILE=/run/secrets/database-url
+RELAY_ENV=(ENTRUPY_RELAY_DATABASE_URL_FILE=/run/secrets/database-url
   ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS_FILE=/run/secrets/entrupy-webhook-secrets
   ENTRUPY_RELAY_ENTRUPY_API_TOKEN_FILE=/run/secrets/entrupy-api-token
   ENTRUPY_RELAY_ENTRUPY_API_URL=http://127.0.0.1:$SIM_PORT

@@ -79,7 +79,7 @@ bad = [] if set(services) == {"postgres", "migrate", "serve", "worker"} else [f"
 for name in ("migrate", "serve", "worker"):
     for var in services.get(name, {}).get("environment", {}):
         setting = re.sub(r"_FILE$", "", var)
-        if setting != "DATABASE_URL" and not re.search(rf"\b{re.escape(setting)}\b", reference):
+        if not re.search(rf"\b{re.escape(setting)}\b", reference):
             bad.append(f"{name}: {var} is no setting")
     if not set(services[name].get("secrets", [])) <= set(doc.get("secrets", {})):
         bad.append(f"{name}: a secret not declared")
