@@ -120,7 +120,7 @@ public struct EntrupyAPIClient: Sendable {
     }
 
     /// - Parameter apiVersion: the `Api-Version` header, or nil for a route that takes none.
-    private func exchange(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue?,
+    func exchange(_ method: HTTPMethod, _ path: String, route: String, priority: APIPriority, body: JSONValue?,
                           accept: Set<Int>, apiVersion: String?) async throws -> (Int, JSONValue) {
         try await acquireBudget(priority)
         let request = makeRequest(method, path, body: body, apiVersion: apiVersion)
@@ -130,7 +130,8 @@ public struct EntrupyAPIClient: Sendable {
         record(route: route, status: String(status), since: start)
         if accept.contains(status) {
             do {
-                return (status, try JSONValue.parse(Array(bytes.readableBytesView)))
+                // An empty body (a 204) is no answer, not an unreadable one: the caller decides.
+                return (status, bytes.readableBytes == 0 ? .null : try JSONValue.parse(Array(bytes.readableBytesView)))
             } catch {
                 throw EntrupyAPIError.invalidResponse("body is not JSON")
             }

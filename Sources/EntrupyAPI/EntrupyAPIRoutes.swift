@@ -26,6 +26,9 @@ public struct EntrupyAPIRoutes: Sendable, Equatable {
     public var authorizeUser = "/v2/integrations/authorize-user"
     /// The most items one search page may ask for (both versions document 25).
     public var searchLimit = 25
+    /// `POST` "Flag an authentication" (body `reason`, `comments`): a v2 operation whose path is
+    /// **our reading** (v2's item path plus `/flag`), called without `Api-Version` in either version.
+    public var flag = "/v2/authentications/{id}/flag"
 
     /// Entrupy's documented v1.4 routes.
     public static let v1_4 = EntrupyAPIRoutes(
@@ -52,6 +55,11 @@ public struct EntrupyAPIRoutes: Sendable, Equatable {
 
     func lookupPath(_ customerItemID: String) -> String {
         lookup.replacingOccurrences(of: "{customer_item_id}", with: PercentEncoding.pathSegment(customerItemID))
+    }
+
+    /// `POST` flag for an Entrupy ID (nothing to include: it answers no item).
+    func flagPath(_ entrupyID: String) -> String {
+        flag.replacingOccurrences(of: "{id}", with: PercentEncoding.pathSegment(entrupyID))
     }
 
     /// Why `path` cannot be a route path, or nil: it starts with `/`, holds no query, fragment,

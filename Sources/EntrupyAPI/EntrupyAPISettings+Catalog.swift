@@ -21,6 +21,10 @@ extension EntrupyAPISettings {
         "the search route")
     public static let healthPath = TextSetting("entrupy_api_health_path", takes: "a path", defaultText: "`/v2/health` (v1.4: `/v1/health`)",
         "the route that checks Entrupy answers and accepts the token")
+    public static let flagPath = TextSetting("entrupy_api_flag_path", takes: "a path with `{id}`", default: "/v2/authentications/{id}/flag",
+        "the route of v2's \"Flag an authentication\" (in either version); its path is our reading (docs/entrupy.md)")
+    public static let flagReasons = TextSetting("entrupy_flag_reasons", takes: "reason ids, comma-separated", defaultText: "none: any reason is passed on",
+        "the flag reasons support may pick when Entrupy's item names none (`supported_flag_reasons`)")
     public static let rate = IntegerSetting("entrupy_api_rate", default: 10, range: 1...10_000,
         "the organisation's limit: API requests in any one second by all replicas together; webhook reconciles go first, then people, then background work",
         audience: .operator(why: "to match the limit Entrupy set for your organisation"))
@@ -31,6 +35,6 @@ extension EntrupyAPISettings {
     /// Every setting read here, in the reference's order.
     public static let catalog: [Setting] = [
         url.setting, token.setting, version.setting, versionHeader.setting, itemPath.setting, lookupPath.setting, searchPath.setting,
-        healthPath.setting, rate.setting, timeout.setting, healthInterval.setting,
+        healthPath.setting, flagPath.setting, flagReasons.setting, rate.setting, timeout.setting, healthInterval.setting,
     ]
 }

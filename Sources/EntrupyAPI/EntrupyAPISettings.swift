@@ -13,6 +13,8 @@ public struct EntrupyAPISettings: Sendable {
     public var timeoutSeconds: Int
     /// How often the API's health and the token are checked (the version's health route) for `/readyz`.
     public var healthIntervalSeconds: Int
+    /// The flag reasons offered when Entrupy's item names none (`ENTRUPY_RELAY_ENTRUPY_FLAG_REASONS`); empty: any reason is passed on.
+    public var flagReasons: [String] = []
 
     /// - Parameter reconciling: whether the process calls the API (then the token is required).
     public init(reader: SettingsReader, reconciling: Bool) throws {
@@ -49,9 +51,11 @@ public struct EntrupyAPISettings: Sendable {
         if let lookup = try path(Self.lookupPath, placeholder: "{customer_item_id}") { routes.lookup = lookup }
         if let search = try path(Self.searchPath, placeholder: nil) { routes.search = search }
         if let health = try path(Self.healthPath, placeholder: nil) { routes.health = health }
+        if let flag = try path(Self.flagPath, placeholder: "{id}") { routes.flag = flag }
         self.routes = routes
         rate = Double(try reader.integer(Self.rate))
         timeoutSeconds = try reader.integer(Self.timeout)
         healthIntervalSeconds = try reader.integer(Self.healthInterval)
+        flagReasons = try Self.readFlagReasons(reader)
     }
 }

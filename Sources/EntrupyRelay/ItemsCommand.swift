@@ -7,7 +7,7 @@ import RelayHTTP
 
 struct ItemsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "items", abstract: "Look at reconciled items.", subcommands: [Search.self, Show.self]
+        commandName: "items", abstract: "Look at reconciled items; flag one at Entrupy, or have it fetched now.", subcommands: [Search.self, Show.self, FlagItem.self, Refresh.self]
     )
 
     struct Show: AsyncParsableCommand {

@@ -89,6 +89,7 @@ enum OutputFormat {
             lines.append("  flag info \([info.label, info.message].compactMap { $0 }.joined(separator: ": "))" + (info.id.map { "  [\($0)]" } ?? ""))
         }
         if let flaggable = d.isFlaggable { lines.append("  flaggable \(flaggable ? "yes" : "no")") }
+        if !d.flagReasons.isEmpty { lines.append("  flag reasons " + d.flagReasons.compactMap(\.id).joined(separator: ", ")) }
         if let organization = d.organization { lines.append("  organisation \(organization)") }
         if d.certificatePreview != nil || d.certificateID != nil {
             lines.append("  certificate preview \(d.certificatePreview ?? "-")" + (d.certificateID.map { "    id \($0)" } ?? ""))

@@ -9,6 +9,7 @@ public import ServiceLifecycle
 public struct EntrupySimulator {
     public let application: Application<RouterResponder<BasicRequestContext>>
     let sender: WebhookSender
+    let flagResolver: SimFlagResolver
 
     public init(configuration: SimulatorConfiguration, logger: Logger,
                 onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) {
@@ -16,7 +17,12 @@ public struct EntrupySimulator {
         sender = WebhookSender(url: configuration.webhookURL, secret: configuration.webhookSecret, store: store, logger: logger)
         let router = Router()
         router.add(middleware: SimErrorMiddleware(logger: logger))
-        SimulatorAPIController(store: store, configuration: configuration).addRoutes(to: router)
+        let flags = SimFlagRoutes(store: store, desk: SimFlagDesk(), sender: sender)
+        flagResolver = SimFlagResolver(store: store, desk: flags.desk, sender: sender)
+        var api = SimulatorAPIController(store: store, configuration: configuration)
+        api.flags = flags
+        api.addRoutes(to: router)
+        flags.addAdminRoutes(to: router)
         AdminItemRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminDriveRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminEventRoutes(store: store, sender: sender).addRoutes(to: router)
@@ -30,5 +36,5 @@ public struct EntrupySimulator {
     }
 
     /// In start order: the sender outlives the server so queued webhooks still go out.
-    public var services: [any Service] { [sender, application] }
+    public var services: [any Service] { [sender, flagResolver, application] }
 }

@@ -23,6 +23,10 @@ extension SimItem {
                 "result": resultJSONv2,
                 "initial_result": initialResultJSON,
                 "flag": flag == "none" ? .null : .string(flag),
+                // Our reading of where v2 says whether and why an item may be flagged (the SDK's
+                // flag details name `is_flaggable` and `supported_flag_reasons`).
+                "is_flaggable": .bool(isFlaggable && flag != "flagged" && final),
+                "supported_flag_reasons": .array(SimFlagDesk.reasons.map(\.json)),
             ]),
             "activity": .object([
                 "name": .string("authentication"), "mode": .string("standard_authentication"),

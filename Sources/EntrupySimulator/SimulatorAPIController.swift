@@ -6,6 +6,8 @@ import Hummingbird
 struct SimulatorAPIController: Sendable {
     let store: SimulatorStore
     let configuration: SimulatorConfiguration
+    /// The flag route (nil: not served).
+    var flags: SimFlagRoutes?
 
     static let uniqueUserIDCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@.+_-")
 
@@ -16,6 +18,7 @@ struct SimulatorAPIController: Sendable {
         }
         SimItemRoutes(store: store, dialect: .v1).addRoutes(to: api)
         SimItemRoutes(store: store, dialect: .v2).addRoutes(to: api)
+        flags?.addRoutes(to: api)
     }
 
     /// 200 with a signed request and the username; 409 (still signed) when the email or given

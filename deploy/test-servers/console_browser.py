@@ -1,6 +1,6 @@
 """Drives the console in headless Chromium through chromedriver (W3C WebDriver, standard
 library only): sign in, search, open an item, retry a delivery, search deliveries, redrive the
-dead ones of an item after seeing their count, disable and enable a target, sign out. Saves a
+dead ones of an item after seeing their count, disable and enable a target, flag an item, sign out. Saves a
 screenshot of each step. Exits 0 and prints "ok" when every step did what it should; else prints why.
 
 usage: console_browser.py --base URL --token TOKEN --item CUSTOMER_ITEM_ID --delivery ID --out DIR
@@ -89,6 +89,19 @@ def check(condition, message):
         time.sleep(0.1)
 
 
+def flag(browser, args, shot):
+    """Issue 45: flag an item from its page, with one of the offered reasons and a comment."""
+    browser.go(args.base + "/console/items/" + args.flag)
+    check(lambda: browser.exists("#flag-form") and browser.exists("#flag-reason option"), "the item page offers the flag form and its reasons")
+    browser.click("#flag-reason option[value=result_disputed]")
+    browser.type("#flag-comment", "The heel tab stitching looks wrong in photo 3; please review.")
+    browser.click("#flag-submit")
+    check(lambda: "Entrupy accepted the flag" in browser.text("#notice"), "flagging says Entrupy accepted it")
+    check(lambda: "flag requested by console" in browser.text("#timeline"), "the flag shows on the timeline with who raised it")
+    browser.s("POST", "/execute/sync", {"script": "document.getElementById('refresh').scrollIntoView()", "args": []})
+    shot("14-flagged.png")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("base", "token", "item", "delivery", "out"):
@@ -98,6 +111,8 @@ def main():
     parser.add_argument("--unseen")
     # Issue 32: the disputed item's Entrupy ID, whose one delivery is dead: the bulk retry's subject.
     parser.add_argument("--dispute-id")
+    # Issue 45: an item support flags at Entrupy from its page.
+    parser.add_argument("--flag")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     # The Swift test runner blocks signals and children inherit that: let chromedriver hear SIGTERM.
@@ -187,6 +202,8 @@ def main():
             shot("13-targets.png")
             browser.click("#targets button[id^=enable-]")
             check(lambda: "enabled" in browser.text("#notice") and "healthy" in browser.text("#targets"), "and enabled again")
+        if args.flag:
+            flag(browser, args, shot)
         browser.click("#sign-out")
         check(lambda: browser.current().endswith("/console/login"), "signing out returns to the sign-in page")
         browser.go(args.base + "/console/items")

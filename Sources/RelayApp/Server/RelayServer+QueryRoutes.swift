@@ -17,7 +17,7 @@ extension RelayServer {
             tokens: tokens, addressResolver: ClientAddressResolver(trustedProxies: settings.http.trustedProxies),
             limiter: PostgresSignInLimiter(client: client, limit: settings.http.authFailureLimit,
                                            window: .seconds(settings.http.authFailureWindowSeconds), logger: logger))
-        QueryRoutes(
+        var routes = QueryRoutes(
             auth: auth, sessions: PostgresSessionStore(client: client, logger: logger),
             items: PostgresItemStore(client: client, logger: logger),
             deliveries: PostgresDeliveryStore(client: client, logger: logger),
@@ -34,6 +34,8 @@ extension RelayServer {
             erasures: PostgresErasureStore(client: client, logger: logger),
             changes: PostgresChangeFeed(client: client, logger: logger),
             targets: RuledTargetControl(store: PostgresTargetHealthStore(client: client, logger: logger), rules: rules)
-        ).add(to: router)
+        )
+        routes.itemActions = .postgres(client: client, api: api, settings: settings, logger: logger)
+        routes.add(to: router)
     }
 }

@@ -36,6 +36,8 @@ public struct QueryRoutes: Sendable {
     public var changes: (any ChangeFeedQueries)?
     /// Delivery targets' health (`/v1/targets`); nil: the routes are not served.
     public var targets: (any TargetQueries)?
+    /// Flag and refresh (`/v1/items/{id}/flag`, `/refresh` and the console's); nil: they answer 503.
+    public var itemActions: ItemActions?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
@@ -71,6 +73,7 @@ public struct QueryRoutes: Sendable {
             .add(middleware: BearerAuthMiddleware(auth: auth))
             .add(middleware: TokenConcurrencyMiddleware(slots: slots, limit: tokenConcurrency))
         ItemsAPIController(items: items, importer: importer, exports: exports).addRoutes(to: v1)
+        ItemActionsAPIController(items: items, actions: itemActions).addRoutes(to: v1)
         DeliveriesAPIController(deliveries: deliveries).addRoutes(to: v1)
         EventsAPIController(events: events).addRoutes(to: v1)
         if let erasures { ErasuresAPIController(erasures: erasures).addRoutes(to: v1) }
@@ -78,9 +81,11 @@ public struct QueryRoutes: Sendable {
         if let targets { TargetsAPIController(targets: targets).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
-        ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer, overview: overview,
-                          targets: targets,
-                          sessionLifetime: sessionLifetime, secureCookies: secureCookies, exports: exports, slots: slots,
-                          tokenConcurrency: tokenConcurrency, imageSources: imageSources).addRoutes(to: router)
+        var console = ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer,
+                                        overview: overview, targets: targets,
+                                        sessionLifetime: sessionLifetime, secureCookies: secureCookies, exports: exports, slots: slots,
+                                        tokenConcurrency: tokenConcurrency, imageSources: imageSources)
+        console.actions = itemActions
+        console.addRoutes(to: router)
     }
 }

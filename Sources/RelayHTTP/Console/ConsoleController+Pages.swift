@@ -45,7 +45,9 @@ extension ConsoleController {
             return render("message", view, status: .notFound)
         }
         let done = try request.queryPairs().first { $0.0 == "done" }?.1
-        return render("item", ConsoleViews.item(detail, session: session, notice: done.flatMap { Self.notices[$0] }))
+        var view = ConsoleViews.item(detail, session: session, notice: done.flatMap { Self.notices[$0] ?? Self.actionNotices[$0] })
+        addItemActions(to: &view, detail: detail, session: session)
+        return render("item", view)
     }
 
     @Sendable func retry(_ request: Request, context: RelayRequestContext) async throws -> Response {

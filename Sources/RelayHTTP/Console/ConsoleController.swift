@@ -34,6 +34,8 @@ public struct ConsoleController: Sendable {
     /// Where item photos may load from (`ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES`), for the Content-Security-Policy.
     let imageSources: [String]
     let library: MustacheLibrary
+    /// Flag and refresh (nil, as in the router tests: neither is offered).
+    var actions: ItemActions?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
@@ -71,6 +73,8 @@ public struct ConsoleController: Sendable {
             .on(.get, "items", needs: .readItems, use: searchPage)
             .on(.get, "items/{entrupy_id}", needs: .readItems, use: itemPage)
             .on(.post, "items/{entrupy_id}/reconcile", needs: .reconcileItems, use: reconcile)
+            .on(.post, "items/{entrupy_id}/flag", needs: .reconcileItems, use: flagItem)
+            .on(.post, "items/{entrupy_id}/refresh", needs: .reconcileItems, use: refreshItem)
             .on(.post, "items/import", needs: .reconcileItems, use: importItem)
             .on(.get, "items/export", needs: .readItems, use: exportItems)
             .on(.get, "overview", needs: .readDeliveries, use: overviewPage)

@@ -21,6 +21,8 @@ public struct ItemDetail: Sendable {
     public var notes: [ItemNote] = []
     /// Other authentications with the same customer item ID, newest first.
     public var resubmissions: [ItemSummary] = []
+    /// Flags support raised from the relay, oldest first (readers that may act on items see them).
+    public var flagRequests: [FlagRequest] = []
 
     public init(item: ItemSummary, model: String? = nil, certificateURL: String? = nil, firstSeenAt: Date, fetchedAt: Date, transitions: [TransitionEntry], reconciliations: [Reconciliation], webhooks: [WebhookEventRecord]? = nil, deliveries: [DeliveryHistory]? = nil, details: ItemDetails = ItemDetails(), submitter: Submitter? = nil, notes: [ItemNote] = [], resubmissions: [ItemSummary] = []) {
         self.item = item
@@ -57,6 +59,7 @@ public struct ItemDetail: Sendable {
     public func visible(to role: Role) -> ItemDetail {
         var copy = role.allows(.readDeliveries) ? self : forItemReaders()
         if !role.allows(.readPeople) { copy.submitter = nil }
+        if !role.allows(.reconcileItems) { copy.flagRequests = [] }
         return copy
     }
 }

@@ -12,7 +12,8 @@ extension ItemDetails {
         details.initialResult = item[path: "status.initial_result.id"]?.scalarText ?? text(item[path: "status.initial_result"])
         details.reasons = (item[path: "status.result.display.reasons"]?.arrayValue ?? []).compactMap(reason)
         let flag = item[path: "status.flag"]
-        details.isFlaggable = flag?["is_flaggable"]?.boolValue
+        details.isFlaggable = isFlaggable(in: item)
+        details.flagReasons = flagReasons(in: item)
         details.flagInfo = flag?["flag_info"].flatMap(flagInfo)
         details.photos = photos(in: item)
         let certificate = item["certificate"] ?? item[path: "more_details.certificate"]

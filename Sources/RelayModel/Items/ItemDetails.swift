@@ -51,6 +51,8 @@ public struct ItemDetails: Sendable, Equatable, Codable {
     /// Whether the user may flag the result (SDK flag object); nil when not said.
     public var isFlaggable: Bool?
     public var flagInfo: FlagInfo?
+    /// The reasons Entrupy offers for flagging it (`supported_flag_reasons`), when it names them.
+    public var flagReasons: [FlagInfo] = []
     public var photos: [Photo] = []
     public var certificateSite: String?
     public var certificatePreview: String?

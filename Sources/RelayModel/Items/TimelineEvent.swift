@@ -26,6 +26,10 @@ public struct TimelineEvent: Sendable, Equatable {
             events.append(.init(kind: note.kind, at: note.at, summary: note.text, webhookEventID: note.webhookEventID,
                                 deliveryID: nil, rank: 1))
         }
+        for flag in detail.flagRequests {
+            events.append(.init(kind: "flag.requested", at: flag.requestedAt, summary: flag.summary, webhookEventID: nil,
+                                deliveryID: nil, rank: 1))
+        }
         for fetch in detail.reconciliations {
             events.append(.init(kind: "reconciled", at: fetch.at,
                                 summary: "fetched (\(fetch.source)): \(fetch.outcome), \(fetch.transitions) transition(s)"

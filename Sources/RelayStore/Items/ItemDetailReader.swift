@@ -31,6 +31,7 @@ struct ItemDetailReader {
         item.reconciliations = try await reconciliations(of: entrupyID)
         item.webhooks = try await webhooks(of: entrupyID, customerItemID: item.item.customerItemID)
         item.notes = try await notes(of: entrupyID)
+        item.flagRequests = try await flagRequests(of: entrupyID)
         if let username = item.item.username {
             item.submitter = try await submitter(username: username)
         }

@@ -8,7 +8,9 @@ struct ConsoleTests {
     /// screenshot of each step kept in test-artifacts/console/.
     @Test func supportStaffWorkThroughTheConsoleInChromium() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms,50ms")
+            var env = try NotifyEnvironment.failingCallback(callbacks, schedule: "50ms,50ms")
+            // The suite's v1.4 items name no flag reasons: the setting offers the simulator's.
+            env["ENTRUPY_RELAY_ENTRUPY_FLAG_REASONS"] = "result_disputed,wrong_item_details,other"
             try await ReconcileStack.with(env: env) { stack async throws in
                 try await APIAccess.seedItems(stack.database, count: 25)
                 let id = try await stack.simulator.createItem("sku-console", result: "authentic", final: true)
@@ -40,11 +42,12 @@ struct ConsoleTests {
                     TestServerProcess.root.appendingPathComponent("deploy/test-servers/console_browser.py").path,
                     "--base", "http://127.0.0.1:\(stack.relay.port)", "--token", token, "--item", "sku-console",
                     "--delivery", String(delivery.id), "--out", out.path, "--dispute", dispute, "--unseen", "sku-never-seen", "--dispute-id", dispute,
+                    "--flag", id,
                 ], env: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                          "HOME": FileManager.default.temporaryDirectory.path], executable: try TestServerProcess.python())
                 #expect(run.status == 0 && run.stdout.hasSuffix("ok\n"), "\(run.stdout)\n\(run.stderr.suffix(3000))")
                 for name in ["01-sign-in", "02-items", "03-search", "04-item", "05-retried", "06-overview", "07-dispute",
-                             "08-import-offer", "09-imported", "10-deliveries", "11-bulk-count", "12-bulk-retried", "13-targets"] {
+                             "08-import-offer", "09-imported", "10-deliveries", "11-bulk-count", "12-bulk-retried", "13-targets", "14-flagged"] {
                     let data = try? Data(contentsOf: out.appendingPathComponent("\(name).png"))
                     #expect((data?.count ?? 0) > 5_000 && data?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(name).png")
                 }
@@ -58,6 +61,11 @@ struct ConsoleTests {
                       AND filters->>'item' = '\(dispute)' AND filters->>'state' = 'dead'
                     """) == 1)
                 #expect(try await stack.count("SELECT count(*) FROM delivery_targets WHERE state = 'healthy' AND disabled_by IS NULL") == 1)
+                // The flag went to Entrupy once, recorded as the console user's (issue 45).
+                #expect(try await stack.count("""
+                    SELECT count(*) FROM flag_requests WHERE entrupy_id = '\(id)' AND requested_by = 'console console-tester'
+                      AND reason = 'result_disputed' AND state = 'succeeded'
+                    """) == 1)
             }
         }
     }
