@@ -139,7 +139,8 @@ stop_serve
 if [ "$RUNNER" = podman ]; then how="podman ${PODMAN_RUN_OPTIONS[*]:-(defaults)}; serve read-only, no capabilities"; else how="its root file system, chroot as uid 65532"; fi
 check_compose "$ROOT/deploy/compose.yaml" "$STATE/compose"
 compose_note="not run (IMAGE_TEST_COMPOSE=0)"
-if [ "$RUNNER" != podman ]; then compose_note="not run: podman refused containers"
+if [ "$MODE" = rootfs ]; then compose_note="not run (IMAGE_TEST_MODE=rootfs)"
+elif [ "$RUNNER" != podman ]; then compose_note="not run: podman refused containers"
 elif [ "${IMAGE_TEST_COMPOSE:-1}" != 0 ]; then
   . "$ROOT/deploy/image/compose-run.sh"
   build_postgres_standin
