@@ -44,6 +44,7 @@ enum OutputFormat {
         lines += detail.transitions.isEmpty ? ["  (none)"] : detail.transitions.map { entry in
             "  \(formatter.string(from: entry.at))  \(entry.kind.padding(toLength: 14, withPad: " ", startingAt: 0))  \(entry.from ?? "-") → \(entry.to ?? "-")  (\(entry.source))"
         }
+        lines += flagRequestLines(detail.flagRequests, formatter: formatter)
         lines += ["", "webhooks:"]
         let webhooks = detail.webhooks ?? []
         lines += webhooks.isEmpty ? ["  (none)"] : webhooks.map { event in

@@ -101,7 +101,9 @@ struct ItemFlagTests {
             #expect(run.status == 0 && run.stdout.contains("succeeded"), "\(run.stdout) \(run.stderr)")
             let again = try await CommandLineTests.run(["items", "flag", id, "--reason", "wrong_item_details", "--comment", "size", "--json"],
                                                        env: env)
-            #expect(again.status == 0 && again.stdout.contains("\"repeated\":true"), "\(again.stdout) \(again.stderr)")
+            let repeated = try JSONValue.parse(Array(again.stdout.utf8))
+            #expect(again.status == 0 && repeated["repeated"]?.boolValue == true && repeated["requested_by"]?.stringValue == "cli (ops-anna)",
+                    "\(again.stdout) \(again.stderr)")
             let bad = try await CommandLineTests.run(["items", "flag", id, "--reason", "because"], env: env)
             #expect(bad.status == 1 && bad.stderr.contains("422: reason \"because\""), "\(bad.stderr)")
             #expect(try await stack.count("""
