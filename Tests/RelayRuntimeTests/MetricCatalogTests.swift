@@ -3,7 +3,7 @@ import Testing
 @testable import RelayRuntime
 
 /// The metric catalog is every metric the relay emits, each a name Prometheus's linter accepts,
-/// and the README's table is made from it.
+/// and docs/monitoring.md's table is made from it.
 @Suite("The metric catalog")
 struct MetricCatalogTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -56,15 +56,15 @@ struct MetricCatalogTests {
         }
     }
 
-    /// The README's metric table is `metrics reference`'s output, between its markers.
-    @Test func theReadmeTableIsTheCatalog() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// docs/monitoring.md's metric table is `metrics reference`'s output, between its markers.
+    @Test func theMonitoringPageTableIsTheCatalog() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/monitoring.md"), encoding: .utf8)
         let begin = "<!-- metrics reference: begin (entrupy-relay metrics reference) -->\n", end = "<!-- metrics reference: end -->"
-        guard let start = readme.range(of: begin), let stop = readme.range(of: end, range: start.upperBound..<readme.endIndex) else {
-            Issue.record("README.md has no metrics reference markers")
+        guard let start = page.range(of: begin), let stop = page.range(of: end, range: start.upperBound..<page.endIndex) else {
+            Issue.record("docs/monitoring.md has no metrics reference markers")
             return
         }
-        #expect(String(readme[start.upperBound..<stop.lowerBound]) == RelayMetric.markdown(),
+        #expect(String(page[start.upperBound..<stop.lowerBound]) == RelayMetric.markdown(),
                 "regenerate it: entrupy-relay metrics reference")
         for metric in RelayMetric.catalog { #expect(RelayMetric.markdown().contains("| `\(metric.name)` |")) }
     }
