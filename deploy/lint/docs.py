@@ -2,7 +2,8 @@
 """The docs check (`./deploy/local.sh test` runs it after the function-length lint).
 
 Fails, printing `file:line: message` for each problem, when:
-- README.md has 200 lines or more (it is the front door; the pages under docs/ hold the rest);
+- README.md has 200 lines or more (it is the front door; the pages under docs/ hold the rest),
+  or lacks the two commands `./deploy/local.sh run` and `./deploy/local.sh test`;
 - a line of README.md or docs/*.md is over 120 characters outside tables, fenced code and
   generated blocks (between `<!-- NAME: begin ... -->` and `<!-- NAME: end -->`);
 - a relative link in README.md, CHANGELOG.md or docs/*.md names a file that does not exist, or
@@ -134,6 +135,9 @@ def main(argv):
     if lines >= MAX_README_LINES:
         problems.append(f"README.md:{lines}: {lines} lines; the README must stay under {MAX_README_LINES} "
                         "(move detail to a page under docs/)")
+    text = readme.read_text()
+    problems += [f"README.md:1: the README must give the command {command}" for command in
+                 ("./deploy/local.sh run ", "./deploy/local.sh test ") if command not in text]
     for page in [readme] + pages:
         problems += length_problems(root, page) + path_problems(root, page)
     for page in [readme, root / "CHANGELOG.md"] + pages:
