@@ -102,11 +102,10 @@ struct NginxProxyTests {
     /// here): a real webhook from elsewhere is stored. The unbuffered proxy c765048 shipped
     /// passed every drip on, and the same webhook got 503.
     @Test func theExampleConfigurationBuffersBodiesAndLimitsConnections() async throws {
-        let example = TestServerProcess.root.appendingPathComponent("deploy/nginx/entrupy-relay.conf")
-        let site = try String(contentsOf: example, encoding: .utf8)
-            .replacingOccurrences(of: "listen 443 ssl;", with: "listen LISTEN;")
-            .replacingOccurrences(of: "server 127.0.0.1:8080;", with: "server UPSTREAM;")
-        #expect(site.contains("listen LISTEN;") && site.contains("server UPSTREAM;"), "the example's listen and upstream lines moved")
+        let certificate = try await ShippedNginx.certificate()
+        defer { try? FileManager.default.removeItem(atPath: certificate.folder) }
+        let site = try ShippedNginx.example(publicListen: "LISTEN", internalListen: "127.0.0.1:\(try await freePort()) ssl",
+                                            upstream: "UPSTREAM", certificate: certificate)
         let env = ["ENTRUPY_RELAY_TRUSTED_PROXIES": "127.0.0.1/32", "ENTRUPY_RELAY_WEBHOOK_MAX_CONCURRENT_BODIES": "8", "ENTRUPY_RELAY_WEBHOOK_BODIES_PER_CLIENT": "8",
                    "ENTRUPY_RELAY_WEBHOOK_BODY_TIMEOUT_SECONDS": "20"]
         try await TestRelay.withFresh(env: env) { relay async throws in
@@ -127,6 +126,68 @@ struct NginxProxyTests {
                 // limit_conn 32: the other 8 were refused by nginx at once.
                 #expect(answers.filter { $0.hasPrefix("HTTP/1.1 503") }.count >= 8, "\(answers.map { $0.prefix(24) })")
                 #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'past-the-drips'") == 1)
+            }
+        }
+    }
+
+    /// Issue 44: the whole shipped file passes `nginx -t` with only what a host must fill in
+    /// replaced (its certificates, its private address; a free port for 443, as nginx -t binds).
+    @Test func theExampleConfigurationPassesNginxTest() async throws {
+        let certificate = try await ShippedNginx.certificate()
+        defer { try? FileManager.default.removeItem(atPath: certificate.folder) }
+        let site = try ShippedNginx.example(publicListen: "127.0.0.1:\(try await freePort()) ssl",
+                                            internalListen: "127.0.0.1:\(try await freePort()) ssl",
+                                            upstream: "127.0.0.1:8080", certificate: certificate)
+        let checked = try await ShippedNginx.test(site)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stderr.contains("test is successful"), "\(checked.stderr)")
+        // And nginx -t does fail on a broken file, so the check above means something.
+        let broken = try await ShippedNginx.test(site.replacingOccurrences(of: "deny all;", with: "deny all"))
+        #expect(broken.status != 0)
+    }
+
+    /// Issue 44: each audience has its server. Over TLS, the public server passes signed webhooks
+    /// to the relay and answers 404 for the console, the API, /openapi.json and health; the
+    /// internal server serves those to an allowed address, 403 to any other, and no webhooks.
+    @Test func theExampleServesEachAudienceOnItsOwnServer() async throws {
+        let certificate = try await ShippedNginx.certificate()
+        defer { try? FileManager.default.removeItem(atPath: certificate.folder) }
+        let internalPort = try await freePort()
+        // 127.0.0.2 stands for the internal networks the example allows; 127.0.0.3 for anyone else.
+        let site = try ShippedNginx.example(publicListen: "LISTEN ssl", internalListen: "127.0.0.1:\(internalPort) ssl", upstream: "UPSTREAM",
+                                            certificate: certificate, alsoAllow: "127.0.0.2")
+        try await TestRelay.withFresh(env: ["ENTRUPY_RELAY_TRUSTED_PROXIES": "127.0.0.1/32"]) { relay async throws in
+            let token = try await APIAccess.token(relay.database, role: .admin)
+            try await Self.withNginx(upstream: relay.port, site: site) { port async throws in
+                let fixture = WebhookFixture.entrupy(#"{"event":"session.completed","id":"public-webhook","entrupy_id":"ENT-P"}"#)
+                let sent = try await ShippedNginx.fetch("https://127.0.0.1:\(port)/webhooks/entrupy", from: "127.0.0.3",
+                                                        post: fixture.body, headers: fixture.headers)
+                #expect(sent.status == 200, "\(sent.body)")
+                #expect(try await relay.count("SELECT count(*) FROM webhook_events WHERE event_id = 'public-webhook' AND client_address = '127.0.0.3'") == 1)
+                // Just over the relay's default limit (1 MiB): nginx's is slightly higher, so the relay answers 413 itself.
+                let big = WebhookFixture.entrupy(#"{"entrupy_id":"E","pad":""# + String(repeating: "x", count: 1 << 20) + #""}"#)
+                let refused = try await ShippedNginx.fetch("https://127.0.0.1:\(port)/webhooks/entrupy", from: "127.0.0.3", post: big.body, headers: big.headers)
+                #expect(refused.status == 413 && refused.body.contains(#""message":"request body exceeds 1048576 bytes""#), "\(refused.status) \(refused.body.prefix(200))")
+                for path in ["/console", "/console/login", "/v1/items", "/openapi.json", "/healthz", "/readyz", "/metrics"] {
+                    let answer = try await ShippedNginx.fetch("https://127.0.0.1:\(port)\(path)", from: "127.0.0.3", headers: [("Authorization", "Bearer \(token)")])
+                    #expect(answer.status == 404, "public \(path): \(answer.status)")
+                }
+
+                let inside = "https://127.0.0.1:\(internalPort)"
+                let document = try await ShippedNginx.fetch(inside + "/openapi.json", from: "127.0.0.2")
+                #expect(document.status == 200 && document.body.contains(#""/webhooks/entrupy""#), "\(document.status)")
+                let items = try await ShippedNginx.fetch(inside + "/v1/items", from: "127.0.0.2", headers: [("Authorization", "Bearer \(token)")])
+                #expect(items.status == 200 && items.body.hasPrefix("{"), "\(items.status) \(items.body.prefix(200))")
+                #expect(try await ShippedNginx.fetch(inside + "/v1/items", from: "127.0.0.2").status == 401)
+                let login = try await ShippedNginx.fetch(inside + "/console/login", from: "127.0.0.2")
+                #expect(login.status == 200 && login.body.contains("<form"), "\(login.status)")
+                for path in ["/metrics", "/healthz", "/readyz"] {
+                    #expect(try await ShippedNginx.fetch(inside + path, from: "127.0.0.2").status == 404, "internal \(path)")
+                }
+                let webhook = try await ShippedNginx.fetch(inside + "/webhooks/entrupy", from: "127.0.0.2", post: fixture.body, headers: fixture.headers)
+                #expect(webhook.status == 404)
+                #expect(try await ShippedNginx.fetch(inside + "/openapi.json", from: "127.0.0.3").status == 403)
+                #expect(try await ShippedNginx.fetch(inside + "/v1/items", from: "127.0.0.3", headers: [("Authorization", "Bearer \(token)")]).status == 403)
             }
         }
     }
