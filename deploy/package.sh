@@ -6,7 +6,8 @@
 # stripped, with the migrations compiled into it; its version is the one it reports
 # (entrupy-relay --version, written once in RelayRelease.swift). The package holds it, the
 # systemd units (deploy/systemd/), the settings file /etc/entrupy-relay/relay.env (a conffile),
-# a root-only /etc/entrupy-relay/credentials/ for the secrets, the docs, and
+# a root-only /etc/entrupy-relay/credentials/ for the secrets, the docs, the examples (nginx,
+# rules, Prometheus alerts, the Grafana dashboard), and
 # /usr/sbin/entrupy-relay-admin, which runs any command as the service runs (its user, settings
 # and credentials). Depends is what dpkg-shlibdeps finds the binary linked against, and procps
 # for the units' ExecReload=/bin/kill. A cold build takes about 12 minutes.
@@ -30,6 +31,8 @@ stage_files() {
   install -m 0644 "$ROOT"/docs/*.md "$ROOT"/docs/*.png "$stage/usr/share/doc/entrupy-relay/docs/"
   install -m 0644 "$ROOT/deploy/rules/example.yaml" "$stage/usr/share/doc/entrupy-relay/examples/rules.yaml"
   install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$stage/usr/share/doc/entrupy-relay/examples/nginx.conf"
+  install -m 0644 "$ROOT/deploy/prometheus/alerts.yml" "$stage/usr/share/doc/entrupy-relay/examples/prometheus-alerts.yml"
+  install -m 0644 "$ROOT/deploy/grafana/entrupy-relay.json" "$stage/usr/share/doc/entrupy-relay/examples/grafana-dashboard.json"
   printf 'u entrupy-relay - "Entrupy relay" /nonexistent\n' > "$stage/usr/lib/sysusers.d/entrupy-relay.conf"
   cat > "$stage/usr/share/doc/entrupy-relay/copyright" <<TXT
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
