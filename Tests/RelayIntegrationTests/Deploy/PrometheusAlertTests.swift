@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The shipped alerting rules and dashboard on a real Prometheus scraping a real `serve` (its
-/// operations port) and a real `worker --port`: both targets up, every dashboard query accepted,
-/// and RelayTargetBreakerOpen going from absent to firing when a partner's endpoint fails.
+/// operations port) and a real `worker --port`: both targets up, every rule evaluating without
+/// error, every dashboard query accepted, and RelayTargetBreakerOpen going from absent to firing
+/// when a partner's endpoint fails.
 @Suite("Prometheus with the shipped alerts", .timeLimit(.minutes(3)))
 struct PrometheusAlertTests {
     /// deploy/prometheus/alerts.yml with every `for:` shortened to 1 s (the rule's expression
@@ -59,6 +60,14 @@ struct PrometheusAlertTests {
         #expect(Set(targets.map(\.job)) == ["entrupy-relay", "entrupy-relay-worker"])
         #expect(try await prometheus.query(#"up{job=~"entrupy-relay|entrupy-relay-worker"} == 1"#).count == 2)
         #expect(try await prometheus.alerts().filter { $0.name == "RelayTargetBreakerOpen" }.isEmpty)
+        // Every shipped rule loaded and evaluates without error on what the relay exposes.
+        let evaluated = try await eventually(timeout: .seconds(10), every: .milliseconds(500)) {
+            let rules = try await prometheus.rules()
+            return rules.count >= 13 && rules.allSatisfy { $0.health == "ok" }
+        }
+        let rules = try await prometheus.rules()
+        #expect(evaluated, "\(rules.filter { $0.health != "ok" })")
+        #expect(rules.count == (try Self.rulesWithShortDurations()).components(separatedBy: "- alert: ").count - 1)
         // Prometheus parses and runs every query of the dashboard.
         let queries = try dashboardQueries()
         #expect(queries.count >= 20)

@@ -88,6 +88,15 @@ struct TestPrometheus: Sendable {
         }
     }
 
+    /// Each loaded rule's name and health (`ok`, `err`, `unknown` before its first evaluation), with its last error.
+    func rules() async throws -> [(name: String, health: String, error: String)] {
+        let data = try await api("/api/v1/rules") as? [String: Any]
+        let groups = data?["groups"] as? [[String: Any]] ?? []
+        return groups.flatMap { ($0["rules"] as? [[String: Any]] ?? []) }.map {
+            ($0["name"] as? String ?? "", $0["health"] as? String ?? "", $0["lastError"] as? String ?? "")
+        }
+    }
+
     /// The instant query's result: throws when Prometheus refuses the expression.
     func query(_ expr: String) async throws -> [Any] {
         let encoded = expr.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? expr
