@@ -13,17 +13,13 @@ extension EntrupyAPIClient {
 
     /// v2's "Flag an authentication": `POST` the route table's `flag` path with `reason` and
     /// `comments` (null when none), no `Api-Version` (a v2 operation in either version). A 404
-    /// is the route not being there (the relay fetched the item, so it exists): the path is our
-    /// reading and may differ. Refusals come back as `EntrupyAPIError.rejected`.
+    /// (`notFound`) says Entrupy does not know the item there, or the route is not where we read
+    /// it; a 410 is `routeGone`. Refusals come back as `EntrupyAPIError.rejected`.
     public func flag(entrupyID: String, reason: String, comments: String?, priority: APIPriority = .interactive) async throws -> FlagAnswer {
         let body: JSONValue = .object(["reason": .string(reason), "comments": comments.map(JSONValue.string) ?? .null])
         let path = configuration.routes.flagPath(entrupyID)
-        do {
-            let (status, json) = try await exchange(.POST, path, route: "flag", priority: priority, body: body,
-                                                    accept: [200, 201, 202, 204], apiVersion: nil)
-            return FlagAnswer(status: status, body: json)
-        } catch EntrupyAPIError.notFound {
-            throw EntrupyAPIError.routeGone(status: 404, path: configuration.routes.flag)
-        }
+        let (status, json) = try await exchange(.POST, path, route: "flag", priority: priority, body: body,
+                                                accept: [200, 201, 202, 204], apiVersion: nil)
+        return FlagAnswer(status: status, body: json)
     }
 }

@@ -44,7 +44,12 @@ extension ItemFlagger {
             return failed(status, "Entrupy has no flag route at \(configuredPath) (\(status)); that path is our reading of Entrupy's reference: "
                           + "set ENTRUPY_RELAY_ENTRUPY_API_FLAG_PATH")
         case .server(let status): return failed(status, "Entrupy failed (\(status)); the flag was not raised, retry later")
-        case .transport, .notFound: return failed(nil, "Entrupy did not answer; the flag was not raised, retry later")
+        case .notFound:
+            // The relay has the item, so either Entrupy lost it or the route is not where we read it.
+            let words = "Entrupy answered 404: it does not know this item, or its flag route is not \(configuredPath) "
+                + "(our reading of Entrupy's reference; ENTRUPY_RELAY_ENTRUPY_API_FLAG_PATH moves it)"
+            return (.failed, 404, words, APIError(.notFound, words))
+        case .transport: return failed(nil, "Entrupy did not answer; the flag was not raised, retry later")
         case .invalidResponse: return failed(nil, "Entrupy's answer could not be read; check the item's flag before retrying")
         case .budgetUnavailable:
             return failed(nil, "the relay cannot reach its database to pace Entrupy calls; retry later", .serviceUnavailable)

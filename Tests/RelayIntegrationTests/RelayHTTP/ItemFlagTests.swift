@@ -96,6 +96,12 @@ struct ItemFlagTests {
                 "ENTRUPY_RELAY_ENTRUPY_API_TOKEN": TestSimulator.token, "ENTRUPY_RELAY_ENTRUPY_WEBHOOK_SECRETS": WebhookFixture.secret,
                 "USER": "ops-anna",
             ])
+            // A flag route that is not where the setting says: Entrupy's 404 in our words, naming the setting.
+            var moved = env
+            moved["ENTRUPY_RELAY_ENTRUPY_API_FLAG_PATH"] = "/v2/nowhere/{id}/flag"
+            let lost = try await CommandLineTests.run(["items", "flag", id, "--reason", "other"], env: moved)
+            #expect(lost.status == 1 && lost.stderr.contains("404: Entrupy answered 404") && lost.stderr.contains("ENTRUPY_RELAY_ENTRUPY_API_FLAG_PATH"),
+                    "\(lost.stderr)")
             let run = try await CommandLineTests.run(["items", "flag", "sku-flag-cli", "--reason", "wrong_item_details", "--comment", "size"],
                                                      env: env)
             #expect(run.status == 0 && run.stdout.contains("succeeded"), "\(run.stdout) \(run.stderr)")
