@@ -80,6 +80,8 @@ start_simulator() {
     --api-token "$(cat "$token_file")" >>"$STATE/sim.log" 2>&1 &
   echo $! > "$STATE/sim.pid"
   export ENTRUPY_RELAY_ENTRUPY_API_URL="http://127.0.0.1:$SIM_PORT" ENTRUPY_RELAY_ENTRUPY_API_TOKEN="$(cat "$token_file")"
+  # The simulator serves its items' photos itself: the console may show them (Entrupy's hosts stay allowed).
+  export ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES="${ENTRUPY_RELAY_CONSOLE_IMAGE_SOURCES:-https://*.entrupy.com,http://127.0.0.1:$SIM_PORT}"
 }
 
 # With the simulator and no rules or SMTP configured, notifications go to local sinks: an

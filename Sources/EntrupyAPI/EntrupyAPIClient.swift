@@ -67,6 +67,11 @@ public struct EntrupyAPIClient: Sendable {
         }
     }
 
+    /// The get's JSON as Entrupy sent it, asked as reconciles ask (for `entrupy check`).
+    public func itemAnswer(entrupyID: String) async throws -> JSONValue {
+        try await send(.GET, configuration.routes.itemPath(entrupyID), route: "get", priority: .interactive)
+    }
+
     /// The lookup's JSON as Entrupy sent it (for `entrupy check`).
     public func lookupAnswer(customerItemID: String) async throws -> JSONValue {
         try await send(.GET, configuration.routes.lookupPath(customerItemID), route: "lookup", priority: .interactive)

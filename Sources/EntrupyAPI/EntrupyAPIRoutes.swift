@@ -29,6 +29,11 @@ public struct EntrupyAPIRoutes: Sendable, Equatable {
     /// `POST` "Flag an authentication" (body `reason`, `comments`): a v2 operation whose path is
     /// **our reading** (v2's item path plus `/flag`), called without `Api-Version` in either version.
     public var flag = "/v2/authentications/{id}/flag"
+    /// What the item fetches (get and lookup) ask to be included, each sent as `name=true`: v2
+    /// answers images and catalog data only when asked ("To include images in the response, use
+    /// the `include_images=true` query parameter. To ensure catalog data is included, use
+    /// `include_catalog=true`", Entrupy's v2 reference, Catalog Data). v1.4 answers them unasked.
+    public var itemIncludes: [String] = []
 
     /// Entrupy's documented v1.4 routes.
     public static let v1_4 = EntrupyAPIRoutes(
@@ -39,7 +44,7 @@ public struct EntrupyAPIRoutes: Sendable, Equatable {
     /// header", which says it is not needed: none is sent.
     public static let v2 = EntrupyAPIRoutes(
         version: .v2, versionHeader: nil, item: "/v2/authentications/{id}", lookup: "/v2/lookup/authentications/{customer_item_id}",
-        search: "/v2/search/authentications", health: "/v2/health")
+        search: "/v2/search/authentications", health: "/v2/health", itemIncludes: ["include_images"])
 
     public static func defaults(for version: Version) -> EntrupyAPIRoutes {
         switch version {
@@ -48,18 +53,25 @@ public struct EntrupyAPIRoutes: Sendable, Equatable {
         }
     }
 
-    /// `GET item` for an Entrupy ID.
+    /// `GET item` for an Entrupy ID, with what it asks to include.
     func itemPath(_ entrupyID: String) -> String {
-        item.replacingOccurrences(of: "{id}", with: PercentEncoding.pathSegment(entrupyID))
+        item.replacingOccurrences(of: "{id}", with: PercentEncoding.pathSegment(entrupyID)) + includeQuery
     }
 
+    /// The lookup answers an item too, so it asks for what the get asks for (our reading: the
+    /// reference quotes the parameters on the get).
     func lookupPath(_ customerItemID: String) -> String {
-        lookup.replacingOccurrences(of: "{customer_item_id}", with: PercentEncoding.pathSegment(customerItemID))
+        lookup.replacingOccurrences(of: "{customer_item_id}", with: PercentEncoding.pathSegment(customerItemID)) + includeQuery
     }
 
     /// `POST` flag for an Entrupy ID (nothing to include: it answers no item).
     func flagPath(_ entrupyID: String) -> String {
         flag.replacingOccurrences(of: "{id}", with: PercentEncoding.pathSegment(entrupyID))
+    }
+
+    /// `?include_images=true&…`, or nothing when nothing is asked for.
+    var includeQuery: String {
+        itemIncludes.isEmpty ? "" : "?" + itemIncludes.map { $0 + "=true" }.joined(separator: "&")
     }
 
     /// Why `path` cannot be a route path, or nil: it starts with `/`, holds no query, fragment,

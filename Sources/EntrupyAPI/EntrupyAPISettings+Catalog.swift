@@ -21,6 +21,8 @@ extension EntrupyAPISettings {
         "the search route")
     public static let healthPath = TextSetting("entrupy_api_health_path", takes: "a path", defaultText: "`/v2/health` (v1.4: `/v1/health`)",
         "the route that checks Entrupy answers and accepts the token")
+    public static let includeCatalog = BoolSetting("entrupy_api_include_catalog", default: false,
+        "v2: item fetches ask for catalog data too (`include_catalog=true`); images are always asked for (`include_images=true`)")
     public static let flagPath = TextSetting("entrupy_api_flag_path", takes: "a path with `{id}`", default: "/v2/authentications/{id}/flag",
         "the route of v2's \"Flag an authentication\" (in either version); its path is our reading (docs/entrupy.md)")
     public static let flagReasons = TextSetting("entrupy_flag_reasons", takes: "reason ids, comma-separated", defaultText: "none: any reason is passed on",
@@ -35,6 +37,6 @@ extension EntrupyAPISettings {
     /// Every setting read here, in the reference's order.
     public static let catalog: [Setting] = [
         url.setting, token.setting, version.setting, versionHeader.setting, itemPath.setting, lookupPath.setting, searchPath.setting,
-        healthPath.setting, flagPath.setting, flagReasons.setting, rate.setting, timeout.setting, healthInterval.setting,
+        healthPath.setting, includeCatalog.setting, flagPath.setting, flagReasons.setting, rate.setting, timeout.setting, healthInterval.setting,
     ]
 }

@@ -52,6 +52,7 @@ public struct EntrupyAPISettings: Sendable {
         if let search = try path(Self.searchPath, placeholder: nil) { routes.search = search }
         if let health = try path(Self.healthPath, placeholder: nil) { routes.health = health }
         if let flag = try path(Self.flagPath, placeholder: "{id}") { routes.flag = flag }
+        if version == .v2, try reader.bool(Self.includeCatalog) { routes.itemIncludes.append("include_catalog") }
         self.routes = routes
         rate = Double(try reader.integer(Self.rate))
         timeoutSeconds = try reader.integer(Self.timeout)

@@ -24,7 +24,7 @@ public struct EntrupyDoctor: Sendable {
         guard access.accepted else { return access.findings }
         let lookedUp = await lookup(customerItemID: customerItemID)
         let searched = await search(categories: categories, lookback: lookback, now: now)
-        return access.findings + [lookedUp] + searched
+        return access.findings + [lookedUp] + searched.findings + [await images(of: searched.firstID)]
     }
 
     /// Whether the token is accepted and the configured version's routes answer; nothing else
@@ -71,7 +71,7 @@ public struct EntrupyDoctor: Sendable {
     }
 
     /// The sync's first search page over the lookback window, and the shape of its first item.
-    private func search(categories: SearchQuery.Filter, lookback: Duration, now: Date) async -> [EntrupyFinding] {
+    private func search(categories: SearchQuery.Filter, lookback: Duration, now: Date) async -> (findings: [EntrupyFinding], firstID: String?) {
         let routes = api.configuration.routes
         let end = Int64(now.timeIntervalSince1970.rounded(.up))
         let start = end - lookback.components.seconds
@@ -88,9 +88,10 @@ public struct EntrupyDoctor: Sendable {
                 searched = Self.searchFinding(page, json: json, categories: categories, days: days, limit: routes.searchLimit)
             }
             let first = json["items"]?.arrayValue?.first
-            return [searched, first.map(EntrupyAnswerShape.item) ?? EntrupyFinding("item shape", .skipped, "no item seen")]
+            return ([searched, first.map(EntrupyAnswerShape.item) ?? EntrupyFinding("item shape", .skipped, "no item seen")],
+                    first?["entrupy_id"]?.stringValue)
         } catch {
-            return [EntrupyFinding("search", .differs, "\(error)"), EntrupyFinding("item shape", .skipped, "no item seen")]
+            return ([EntrupyFinding("search", .differs, "\(error)"), EntrupyFinding("item shape", .skipped, "no item seen")], nil)
         }
     }
 

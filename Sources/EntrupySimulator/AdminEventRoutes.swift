@@ -76,7 +76,7 @@ struct AdminEventRoutes: Sendable {
         }
         let transfer: SimJSON = .object([
             "id": .string(transferID), "status": .string(status),
-            "certificate": .object(["site": .string("\(SimItem.mediaBase)/certificates/\(item.entrupyID)")]),
+            "certificate": .object(["site": .string("\(item.media)/certificates/\(item.entrupyID)")]),
             "updated_at": .int(Int64(Date().timeIntervalSince1970.rounded(.down))),
         ])
         let eventID = webhook ? sender.send(WebhookEvent.certificateTransfer, item: item, extra: ["transfer": transfer]) : nil

@@ -63,16 +63,25 @@ struct AdminItemRoutes: Sendable {
         }
     }
 
-    /// `{result, final?, result_reason?, reasons?, webhook?}`; without `final`, the contract's rule.
+    /// `{result, final?, result_reason?, reasons?, retake_reasons?, customer_state?, webhook?}`;
+    /// without `final`, the contract's rule. `retake_reasons` (strings) and `customer_state` are
+    /// what a `data_required` result carries (`batch_request.retake_reasons`, `customer_state`).
     private func setResult(of id: String, _ fields: InputFields) throws -> Response {
-        try fields.requireOnly(["result", "final", "result_reason", "reasons", "webhook"])
+        try fields.requireOnly(["result", "final", "result_reason", "reasons", "retake_reasons", "customer_state", "webhook"])
         guard let result = try fields.string("result", maxLength: 64) else { throw SimInputError("result is required") }
         let final = try fields.bool("final") ?? ResultCatalogue.isFinalWhenUnstated(result)
         let reason = try fields.string("result_reason", maxLength: 4096)
         let reasons = try ResultReason.parseList(fields.array("reasons", maxCount: 20) ?? [])
+        let retake = try (fields.array("retake_reasons", maxCount: 20) ?? []).map { value throws(SimInputError) in
+            guard case .string(let text) = value, !text.isEmpty, text.count <= 500 else { throw SimInputError("retake_reasons are strings of 1 to 500 characters") }
+            return text
+        }
+        let customerState = try fields.string("customer_state", maxLength: 64)
         let webhook = try fields.bool("webhook") ?? true
         guard let item = store.modify(id, { item, now in
             item.setResult(result, final: final, reason: reason, reasons: reasons, at: now)
+            item.retakeReasons = retake
+            item.customerState = customerState
         }) else {
             return SimResponse.error(.notFound, "no item \(id)")
         }

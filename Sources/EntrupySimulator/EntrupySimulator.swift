@@ -27,10 +27,18 @@ public struct EntrupySimulator {
         AdminDriveRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminEventRoutes(store: store, sender: sender).addRoutes(to: router)
         AdminConfigRoutes(store: store).addRoutes(to: router)
+        SimMediaRoutes().addRoutes(to: router)
+        // Photos point at this server once its port is known (0 asks for any free one).
+        let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
         application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "entrupy-sim"),
-            onServerRunning: onServerRunning,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+                store.setMedia("http://\(authority)\(SimMediaRoutes.prefix)")
+                await onServerRunning(channel)
+            },
             logger: logger
         )
     }

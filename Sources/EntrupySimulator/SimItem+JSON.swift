@@ -2,6 +2,8 @@ import Foundation
 
 /// The public v1.4 item (contract section 3), in the item's variant.
 extension SimItem {
+    /// Where photos and certificates of an item made before the server knew its own address
+    /// point: a host that never resolves.
     static let mediaBase = "https://sim.entrupy.invalid"
 
     var json: SimJSON {
@@ -31,10 +33,11 @@ extension SimItem {
                 "organization": .object(["name": .string(organisation)]),
             ]),
         ]
+        members.merge(retakeJSON) { _, new in new }
         if hasCertificate {
             members["certificate"] = .object([
-                "site": .string("\(Self.mediaBase)/certificates/\(entrupyID)"),
-                "preview": .string("\(Self.mediaBase)/certificates/\(entrupyID)/preview.png"),
+                "site": .string("\(media)/certificates/\(entrupyID)"),
+                "preview": .string("\(media)/certificates/\(entrupyID)/preview.png"),
             ])
         }
         return .object(members)
@@ -67,8 +70,16 @@ extension SimItem {
     }
 
     /// `images`, the same in v1.4 and v2.
+    /// `batch_request.retake_reasons` and `customer_state`, only when the last result gave them.
+    var retakeJSON: [String: SimJSON] {
+        var members: [String: SimJSON] = [:]
+        if !retakeReasons.isEmpty { members["batch_request"] = .object(["retake_reasons": .array(retakeReasons.map(SimJSON.string))]) }
+        if let customerState { members["customer_state"] = .string(customerState) }
+        return members
+    }
+
     var imagesJSON: SimJSON {
-        let base = "\(Self.mediaBase)/items/\(entrupyID)/photos"
+        let base = "\(media)/items/\(entrupyID)/photos"
         let uploaded: [SimJSON] = (0..<photos).map { index in
             .object(["urls": .object([
                 "original": .string("\(base)/\(index + 1).jpg"), "scale_micro": .string("\(base)/\(index + 1)_micro.jpg"),

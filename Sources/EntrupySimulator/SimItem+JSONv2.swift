@@ -9,7 +9,11 @@ extension SimItem {
     /// second still read in order. A value type, so one instance serves every thread.
     static let isoMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    var jsonV2: SimJSON {
+    /// The whole v2 item, as webhooks and searches carry it.
+    var jsonV2: SimJSON { jsonV2(including: .all) }
+
+    /// The v2 item with images and catalog data only as `includes` asks.
+    func jsonV2(including includes: SimIncludes) -> SimJSON {
         var members: [String: SimJSON] = [
             "entrupy_id": .string(entrupyID),
             // `created_at` is the submission, not the capture start v1.4's `timestamp.epoch` is:
@@ -47,13 +51,25 @@ extension SimItem {
                 "user": .object(["username": .string(username)]),
             ]),
             "text_fields": .object(textFieldsV2),
-            "images": imagesJSON,
             "fingerprint_parent": .null,
         ]
+        if includes.images { members["images"] = imagesJSON }
+        if includes.catalog { members["catalog"] = catalogJSON }
+        members.merge(retakeJSON) { _, new in new }
         if hasCertificate {
             members["certificate"] = .object(["certificate_id": .string("cert_" + entrupyID)])
         }
         return .object(members)
+    }
+
+    /// Catalog data as the simulator makes it up (v2 names `catalog`, not its members): the
+    /// brand and model the item was submitted as.
+    private var catalogJSON: SimJSON {
+        .object([
+            "brand_name": .string(Self.displayName(brand)),
+            "model_name": model.map { .string(Self.displayName($0)) } ?? .null,
+            "product_category": .string(category),
+        ])
     }
 
     /// `{id, final, display}`: `final` always, and `reason` for an invalid result as in v1.4.

@@ -46,6 +46,13 @@ struct SimItem: Sendable {
     var visibleAt: Double
     /// Raised by every change; the simulator's own ordering of changes.
     var sequence: Int
+    /// Where the item's photos and certificate are served (`SimMediaRoutes`): the simulator's
+    /// own address, so a local run's console shows real images.
+    var media = SimItem.mediaBase
+    /// What the last result asked to retake (`batch_request.retake_reasons`), and the customer's
+    /// state (`customer_state`): set with a result, rendered when given.
+    var retakeReasons: [String] = []
+    var customerState: String?
 
     var hasCertificate: Bool { result == "authentic" && final }
 

@@ -29,6 +29,8 @@ final class SimulatorStore: Sendable {
         var window = RequestRateWindow()
         var sequence = 0
         var random: SeededGenerator
+        /// Where new items' photos point (`SimItem.media`).
+        var media = SimItem.mediaBase
     }
 
     let organisation: String
@@ -38,6 +40,12 @@ final class SimulatorStore: Sendable {
         self.organisation = organisation
         var entropy = SystemRandomNumberGenerator()
         state = Mutex(State(random: SeededGenerator(seed: seed ?? entropy.next())))
+    }
+
+    /// Sets where items made from now on point their photos and certificates (the server's
+    /// own `http://host:port/_sim/media`, once it listens).
+    func setMedia(_ base: String) {
+        state.withLock { $0.media = base }
     }
 
     /// Now, in epoch seconds to the millisecond (what items and search compare).
@@ -129,7 +137,7 @@ final class SimulatorStore: Sendable {
             // A random omission is only taken where the stored finality is what the rule implies.
             if draft.omitFinal == nil, draft.final != ResultCatalogue.isFinalWhenUnstated(draft.result) { variant.omitFinal = false }
             let captureSeconds = Double(Int.random(in: 20_000...300_000, using: &state.random)) / 1000
-            let item = SimItem(
+            var item = SimItem(
                 entrupyID: id, customerItemID: draft.customerItemID, orderID: draft.orderID, styleCode: draft.styleCode,
                 size: draft.size, upc: draft.upc, serial: draft.serial, brand: draft.brand, model: draft.model,
                 category: draft.category, formFactor: draft.formFactor, username: draft.username, organisation: organisation,
@@ -139,6 +147,7 @@ final class SimulatorStore: Sendable {
                 captureStartedAt: ((now - captureSeconds) * 1000).rounded() / 1000, submittedAt: now, initialResultSetAt: now, resultReturnedAt: now,
                 lastUpdatedAt: now, visibleAt: now + Double(state.behaviour.visibilityDelayMilliseconds) / 1000, sequence: state.sequence
             )
+            item.media = state.media
             state.items[id] = item
             state.byCustomer[draft.customerItemID, default: []].append(id)
             Self.index(SubmissionKey(submittedAt: item.submittedAt, entrupyID: id), in: &state.bySubmission)
@@ -158,13 +167,14 @@ final class SimulatorStore: Sendable {
                 let id = SimIdentifier.entrupyID(sequence: state.sequence)
                 let submitted = ((now - days * 86_400 * Double(count - n) / Double(count)) * 1000).rounded() / 1000
                 let result = results[n % results.count], category = categories[n % categories.count]
-                let item = SimItem(
+                var item = SimItem(
                     entrupyID: id, customerItemID: "\(prefix)\(n)", orderID: nil, styleCode: nil, size: nil, upc: nil, serial: nil,
                     brand: "nike", model: nil, category: category, formFactor: ItemDraft.formFactor(for: category), username: organisation + "-user",
                     organisation: organisation, result: result, final: true, resultReason: nil, reasons: [], initialResult: result, initialFinal: true,
                     flag: "none", flagInfo: nil, isFlaggable: true, photos: 1, variant: .plain, transferID: nil,
                     captureStartedAt: submitted - 60, submittedAt: submitted, initialResultSetAt: submitted + 30, resultReturnedAt: submitted + 30,
                     lastUpdatedAt: submitted + 30, visibleAt: submitted, sequence: state.sequence)
+                item.media = state.media
                 state.items[id] = item
                 state.byCustomer[item.customerItemID, default: []].append(id)
                 state.bySubmission.append(SubmissionKey(submittedAt: submitted, entrupyID: id))

@@ -59,7 +59,7 @@ enum ConsoleViews {
             "entrupy_id": item.entrupyID, "link": PercentEncoding.pathSegment(item.entrupyID),
             "customer_item_id": item.customerItemID ?? "–", "result": item.result ?? "–", "final": item.resultFinal,
             "flag": item.flag, "brand": item.brand ?? "–", "model": detail.model ?? "–", "category": item.category ?? "–",
-            "username": item.username ?? "–", "certificate_url": detail.certificateURL ?? "–",
+            "username": item.username ?? "–", "certificate_url": detail.certificateURL ?? detail.details.certificateID.map { "ID " + $0 } ?? "–",
             "first_seen_at": time(detail.firstSeenAt), "fetched_at": time(detail.fetchedAt),
         ] as [String: Any]
         let shown = detail.visible(to: role)

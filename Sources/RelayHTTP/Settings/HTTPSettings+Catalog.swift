@@ -31,7 +31,7 @@ extension HTTPSettings {
         "`POST /v1/sdk/authorize` calls one token may make a minute, across every replica")
     public static let consoleImageSources = TextSetting("console_image_sources", takes: "`none` or https origins, comma-separated",
         default: ConsoleController.defaultImageSources.joined(separator: ","),
-        "where the console may show item photos from (its `img-src` policy); `https://*.host` allowed")
+        "where the console may show item photos from (its `img-src` policy); `https://*.host` allowed, and `http://127.0.0.1:port` for a local simulator")
     public static let publicURL = TextSetting("public_url", takes: "an http(s) URL", "where people reach the relay, e.g. `https://relay.example.com`; "
         + "over https every answer carries `Strict-Transport-Security` and console cookies are always `Secure`",
         audience: .operator(why: "once people reach the relay over https"))

@@ -66,20 +66,28 @@ public struct HTTPSettings: Sendable {
     }
 
     /// `console_image_sources`: `none`, or https origins (`https://host`, `https://*.host`, with
-    /// an optional port), each checked so nothing else can be written into the policy.
+    /// an optional port), each checked so nothing else can be written into the policy. A
+    /// loopback `http://127.0.0.1:port` (or `localhost`) is accepted too: a local run's simulator
+    /// serves its photos so.
     static func imageSources(_ text: String) throws(SettingProblem) -> [String] {
         if text.lowercased() == "none" { return [] }
         return try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { source throws(SettingProblem) in
-            let host = source.hasPrefix("https://") ? source.dropFirst(8) : ""
-            let labels = host.split(separator: ":", maxSplits: 1)
-            let name = labels.first.map { $0.hasPrefix("*.") ? $0.dropFirst(2) : $0 } ?? ""
-            let portOK = labels.count < 2 || (labels[1].allSatisfy(\.isNumber) && labels[1].count <= 5 && !labels[1].isEmpty)
-            guard !name.isEmpty, portOK, name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
-                !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
-            }) else {
+            guard imageSourceIsValid(source) else {
                 throw SettingProblem("expected none or https origins such as https://*.entrupy.com, got \"\(source.prefix(100))\"")
             }
             return source.lowercased()
+        }
+    }
+
+    static func imageSourceIsValid(_ source: String) -> Bool {
+        let loopback = source.lowercased().hasPrefix("http://127.0.0.1") || source.lowercased().hasPrefix("http://localhost")
+        let host = source.hasPrefix("https://") ? source.dropFirst(8) : loopback ? source.dropFirst(7) : ""
+        let labels = host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = labels.first.map { $0.hasPrefix("*.") && !loopback ? $0.dropFirst(2) : $0 } ?? ""
+        let portOK = labels.count < 2 || (labels[1].allSatisfy(\.isNumber) && labels[1].count <= 5 && !labels[1].isEmpty)
+        if loopback { return portOK && ["127.0.0.1", "localhost"].contains(name.lowercased()) }
+        return !name.isEmpty && portOK && name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
         }
     }
 }
