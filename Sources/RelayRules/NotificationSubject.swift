@@ -25,7 +25,8 @@ public struct NotificationSubject: Sendable, Equatable {
         "entrupy_id", "customer_item_id", "result", "result_final", "flag", "brand", "model", "category",
         "username", "certificate_url", "transition", "from", "to", "occurred_at",
         "result_label", "result_header", "result_message", "result_reason", "flag_reason", "flag_message", "photo_url",
-        "certificate_preview", "organization", "submitted_at", "unique_user_id",
+        "certificate_preview", "certificate_id", "organization", "submitted_at", "unique_user_id",
+        "retake_reasons", "customer_state",
     ]
 
     public var occurredAtText: String { ISODate.text(occurredAt) }
@@ -43,8 +44,11 @@ public struct NotificationSubject: Sendable, Equatable {
             ("result_label", item.result.map(ItemLabels.result)), ("result_header", details.resultHeader),
             ("result_message", details.resultMessage), ("result_reason", details.resultReason),
             ("flag_reason", details.flagInfo?.label), ("flag_message", details.flagInfo?.message), ("photo_url", details.photoURL),
-            ("certificate_preview", details.certificatePreview), ("organization", details.organization),
+            ("certificate_preview", details.certificatePreview), ("certificate_id", details.certificateID),
+            ("organization", details.organization),
             ("submitted_at", (details.submittedAt ?? item.submittedAt).map(ISODate.text)), ("unique_user_id", uniqueUserID),
+            ("retake_reasons", details.retakeReasons.isEmpty ? nil : details.retakeReasons.joined(separator: "; ")),
+            ("customer_state", details.customerState),
         ]
         for (name, value) in optional { if let value { values[name] = value } }
         return values
@@ -57,11 +61,12 @@ public struct NotificationSubject: Sendable, Equatable {
             "entrupy_id": .string(item.entrupyID), "customer_item_id": text(item.customerItemID), "result": text(item.result),
             "result_final": .bool(item.resultFinal), "flag": .string(item.flag), "brand": text(item.brand), "model": text(item.model),
             "category": text(item.category), "username": text(item.username), "certificate_url": text(item.certificateURL),
-            "transition": .string(transition.kind.rawValue), "from": text(transition.from), "to": text(transition.to),
+            "certificate_id": text(details.certificateID), "transition": .string(transition.kind.rawValue), "from": text(transition.from), "to": text(transition.to),
             "occurred_at": .string(occurredAtText),
             "result_header": text(details.resultHeader), "result_message": text(details.resultMessage),
             "flag_reason": text(details.flagInfo?.label), "flag_message": text(details.flagInfo?.message),
             "photo_url": text(details.photoURL), "unique_user_id": text(uniqueUserID),
+            "retake_reasons": .array(details.retakeReasons.map(JSONValue.string)), "customer_state": text(details.customerState),
         ])
     }
 }

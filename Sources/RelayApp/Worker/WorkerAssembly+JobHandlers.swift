@@ -30,6 +30,7 @@ extension WorkerAssembly {
                 AnyJobHandler(ReconcileWebhookHandler(pipeline: pipeline, events: events, notFoundWindow: .seconds(settings.worker.notFoundWindowSeconds),
                                                       itemLock: itemLock, leases: leases, routeGone: { health.current.routeGoneReason })),
                 AnyJobHandler(ReconcileItemHandler(pipeline: pipeline, itemLock: itemLock)),
+                AnyJobHandler(CheckOverdueHandler(pipeline: pipeline, store: PostgresOverdueStore(client: client, logger: logger), itemLock: itemLock)),
             ]
         }
 

@@ -25,6 +25,8 @@ public struct WorkerAssembly {
     public let pipeline: ReconcilePipeline
     public let worker: JobWorker
     public let sweep: SweepService
+    /// Items with no final result past their threshold; nil when ENTRUPY_RELAY_OVERDUE_INTERVAL_SECONDS is 0.
+    public let overdue: OverdueService?
     /// Re-verification by search; nil when ENTRUPY_RELAY_SYNC_INTERVAL_SECONDS is 0.
     public let sync: SyncService?
     /// Entrupy's health (the version's health route), for `/readyz` and `relay_entrupy_up`.
@@ -90,6 +92,9 @@ public struct WorkerAssembly {
                                           probeLease: .seconds(settings.notify.callbackTimeoutSeconds + settings.worker.jobLeaseSeconds), logger: logger)
         sweep = SweepService(store: items, interval: .seconds(settings.worker.sweepIntervalSeconds),
                              age: .seconds(settings.worker.sweepAgeSeconds), logger: logger)
+        overdue = settings.worker.overdueIntervalSeconds == 0 ? nil
+            : OverdueService(store: PostgresOverdueStore(client: client, logger: logger), thresholds: settings.worker.overdueThresholds,
+                             interval: .seconds(settings.worker.overdueIntervalSeconds), logger: logger)
         countFold = CountFoldService(items: items, logger: logger)
         prune = PruneService(pruner: Self.pruner(settings: settings, client: client, logger: logger),
                              interval: .seconds(settings.retention.intervalSeconds), logger: logger)
@@ -169,7 +174,8 @@ public struct WorkerAssembly {
     /// sweep and worker first (running jobs and deliveries finish), then the HTTP clients they used.
     /// The sync is stopped within a bounded time (`PromptStop`): its pass resumes from its checkpoint.
     public var services: [any Service] {
-        [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep]
+        let overduePasses: [any Service] = overdue.map { [$0] } ?? []
+        return [httpService, callbackHTTPService] + (smtpService.map { [$0] } ?? []) + [health, worker, sweep] + overduePasses
             + (sync.map { [PromptStop($0, within: Self.passAbandonment, logger: logger)] } ?? []) + [countFold, prune, targetProbes, reloader]
     }
 }

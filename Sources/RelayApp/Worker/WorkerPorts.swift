@@ -13,6 +13,7 @@ extension PostgresOperationalEvents: OperationalRecording {}
 extension PostgresWebhookEventStore: WebhookEventTracking {}
 extension PostgresFetchLeases: FetchLeasing {}
 extension PostgresItemStore: SweepStoring {}
+extension PostgresOverdueStore: OverdueStoring {}
 extension PostgresItemStore: CountFolding {}
 extension PostgresSyncStore: SyncStoring {}
 extension PostgresRetentionStore: RetentionStoring {}

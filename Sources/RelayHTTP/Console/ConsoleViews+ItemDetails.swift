@@ -37,6 +37,9 @@ extension ConsoleViews {
             context["flag_info"] = ["label": info.label ?? "–", "message": info.message ?? "–", "id": info.id ?? "–"]
         }
         if let flaggable = d.isFlaggable { context["is_flaggable"] = flaggable ? "yes" : "no" }
+        if !d.retakeReasons.isEmpty || d.customerState != nil {
+            context["retake"] = ["reasons": d.retakeReasons.isEmpty ? "–" : d.retakeReasons.joined(separator: "; "), "customer_state": d.customerState ?? "–"]
+        }
         if let organization = d.organization { context["organization"] = organization }
         if let preview = linkable(d.certificatePreview) {
             context["certificate_preview"] = ["image": preview, "site": linkable(d.certificateSite) ?? preview]

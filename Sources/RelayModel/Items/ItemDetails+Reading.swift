@@ -26,7 +26,20 @@ extension ItemDetails {
         details.activityMode = text(item[path: "activity.mode"])
         details.formFactor = text(item[path: "activity.form_factor"])
         details.textFields = textFields(in: item)
+        details.retakeReasons = retakeReasons(in: item)
+        let state = item["customer_state"] ?? item[path: "batch_request.customer_state"]
+        details.customerState = text(state) ?? state?["id"]?.scalarText
         return details
+    }
+
+    /// `batch_request.retake_reasons` (also at the item's top level): each a string, or an
+    /// object whose `text`, `label`, `message`, `reason` or `id` says it. At most 50, each cut to 500.
+    static func retakeReasons(in item: JSONValue) -> [String] {
+        let list = (item[path: "batch_request.retake_reasons"] ?? item["retake_reasons"])?.arrayValue ?? []
+        return list.prefix(50).compactMap { value in
+            let said = text(value) ?? ["text", "label", "message", "reason"].lazy.compactMap { text(value[$0]) }.first ?? value["id"]?.scalarText
+            return said.map { String($0.prefix(500)) }
+        }
     }
 
     static let eventTimeNames = ["capture_started_at", "submitted_at", "initial_result_set_at", "result_returned_at"]

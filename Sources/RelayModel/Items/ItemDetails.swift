@@ -64,6 +64,10 @@ public struct ItemDetails: Sendable, Equatable, Codable {
     public var activityMode: String?
     public var formFactor: String?
     public var textFields: [TextField] = []
+    /// Why Entrupy asks for new photos of a `data_required` result (`batch_request.retake_reasons`).
+    public var retakeReasons: [String] = []
+    /// Where the customer stands in Entrupy's flow (`customer_state`), when it says.
+    public var customerState: String?
 
     public init() {}
 

@@ -10,6 +10,7 @@ public enum TransitionDiffer {
             if new.resultFinal, new.result != nil {
                 transitions.append(Transition(kind: .resultFinal, from: nil, to: new.result))
             }
+            transitions += retakeTransitions(from: nil, to: new)
             // A new item starts unflagged; a flag seen at first sight was raised before it.
             return transitions + flagTransitions(from: "none", to: new.flag)
         }
@@ -24,9 +25,20 @@ public enum TransitionDiffer {
             transitions.append(Transition(kind: .resultFinal, from: old.result, to: new.result))
         }
 
+        transitions += retakeTransitions(from: old, to: new)
         transitions += flagTransitions(from: old.flag, to: new.flag)
         return transitions
     }
+
+    /// Entrupy's result `data_required` asks for new photos: once each time a result becomes it
+    /// (first seen so, or from another result), never again while it stays.
+    static func retakeTransitions(from old: ItemSnapshot?, to new: ItemSnapshot) -> [Transition] {
+        guard new.result == retakeResult, old?.result != retakeResult else { return [] }
+        return [Transition(kind: .resultRetakeRequested, from: old?.result, to: new.result)]
+    }
+
+    /// The result by which Entrupy asks for a retake (contract section 3).
+    public static let retakeResult = "data_required"
 
     /// A flag only reaches `resolved` or goes back to `none` through `flagged` (contract
     /// section 3), so when two fetches straddle both steps the missing `flagged` is inferred

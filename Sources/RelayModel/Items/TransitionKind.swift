@@ -11,4 +11,9 @@ public enum TransitionKind: String, Sendable, Codable, CaseIterable {
     /// Any other change to or from a value outside none, flagged, resolved: kept and shown,
     /// never silent.
     case flagChanged = "flag.changed"
+    /// A result became `data_required`: Entrupy asks for new photos (issue 45).
+    case resultRetakeRequested = "result.retake_requested"
+    /// No final result past the item's threshold, after a fresh fetch (issue 45): `from` is the
+    /// result, `to` the threshold (`24h`). Never diffed: the overdue check adds it.
+    case resultOverdue = "result.overdue"
 }

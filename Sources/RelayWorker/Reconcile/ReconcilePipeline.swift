@@ -54,19 +54,23 @@ public struct ReconcilePipeline: Sendable {
     /// `EntrupyAPIError` when the API did not answer with an item, and store errors as they come.
     /// `followUps`: the job's run's follow-up lease, which the deliveries' jobs go in under (nil: none).
     /// `releasing`: the item's fetch lease the caller holds, which the commit ends (nil: none).
+    /// `overdue`: the threshold (`24h`) an overdue check asks about: `result.overdue` is recorded
+    /// with the item if the answer is still not final.
     @discardableResult
     public func reconcile(_ target: Target, source: ReconcileSource, basis: ReconcileBasis? = nil,
-                          followUps: FollowUpJobs?, releasing lease: FetchLease? = nil) async throws -> ApplyResult {
+                          followUps: FollowUpJobs?, releasing lease: FetchLease? = nil, overdue: String? = nil) async throws -> ApplyResult {
         let observedAt: Date
         if let basis { observedAt = basis.observedAt } else { observedAt = try await store.clock() }
         let item = try await fetch(target, priority: source.apiPriority)
-        return try await apply(item, observedAt: observedAt, source: source, basis: basis, followUps: followUps, releasing: lease)
+        return try await apply(item, observedAt: observedAt, source: source, basis: basis, followUps: followUps, releasing: lease,
+                               overdue: overdue)
     }
 
     /// Steps 2 to 4 for an item already fetched (by the search API, say) at `observedAt`;
     /// `notify: false` records the timeline without planning deliveries (history).
     public func apply(_ fetched: EntrupyItem, observedAt: Date, source: ReconcileSource, notify: Bool = true,
-                      basis: ReconcileBasis? = nil, followUps: FollowUpJobs?, releasing lease: FetchLease? = nil) async throws -> ApplyResult {
+                      basis: ReconcileBasis? = nil, followUps: FollowUpJobs?, releasing lease: FetchLease? = nil,
+                      overdue: String? = nil) async throws -> ApplyResult {
         // Everything is decided on the item as it will be stored (U+0000 made U+FFFD): diffed
         // against what is stored, and rendered into payloads PostgreSQL accepts. The fetched
         // item goes to the store only so its timeline can note what storing changed.
@@ -80,7 +84,7 @@ public struct ReconcilePipeline: Sendable {
             // An erased submitter's item is diffed, rendered and stored without the people fields.
             let erased = namesErasedKey || stored?.erased == true
             let item = erased ? storable.erasingPeople() : storable
-            let transitions = Self.transitions(item, observedAt: observedAt, against: stored)
+            let transitions = Self.transitions(item, observedAt: observedAt, against: stored).map { $0 + Self.overdue(item, threshold: overdue) }
             let rules = rules(for: source, notify: notify)
             // Notifications carry the organisation's own ID for the submitter: looked up only
             // when a rule fires (one query, from the SDK users mirror), so they render once.
@@ -148,6 +152,12 @@ public struct ReconcilePipeline: Sendable {
     static func transitions(_ item: EntrupyItem, observedAt: Date, against stored: StoredItemState?) -> [Transition]? {
         if let stored, stored.fetchedAt > observedAt { return nil }
         return TransitionDiffer.diff(from: stored?.snapshot, to: item.snapshot)
+    }
+
+    /// `result.overdue` at `threshold` when the item as fetched is still not final (none without a threshold).
+    static func overdue(_ item: EntrupyItem, threshold: String?) -> [Transition] {
+        guard let threshold, !item.resultFinal else { return [] }
+        return [Transition(kind: .resultOverdue, from: item.result, to: threshold)]
     }
 
     /// The rules a reconcile plans by: none for a backfill, which reads history and records the

@@ -35,6 +35,12 @@ extension WorkerSettings {
     public static let syncCategories = TextSetting("sync_categories", takes: "category names, comma-separated",
         defaultText: "none", "product categories a sync pass or backfill searches besides sneakers, luxury and apparel "
             + "(Entrupy's search answers nothing without a category filter)")
+    public static let overdueAfter = TextSetting("overdue_after", takes: "a length, then `category=LENGTH` entries, comma-separated",
+        default: OverdueThresholds.standardText,
+        "how long after submission an item with no final result is `result.overdue` (fetched first; once per item and length), "
+            + "such as `24h,luxury=48h`; our choice, not Entrupy's (docs/entrupy.md)")
+    public static let overdueInterval = IntegerSetting("overdue_interval_seconds", default: 300, range: 0...86_400,
+        "how often items past `overdue_after` are looked for; 0 turns the overdue check off")
     public static let pruneCompleted = IntegerSetting("jobs_prune_completed_hours", default: 24, range: 0...87_600,
         "completed jobs are deleted after this age (0: within a minute of completing; their records stay in the webhook, "
             + "reconciliation and delivery tables)")
@@ -44,6 +50,7 @@ extension WorkerSettings {
     public static let catalog: [Setting] = [
         concurrency.setting, jobLease.setting, jobPoll.setting, jobBackoffBase.setting, jobMaxCrashes.setting, jobTimeout.setting,
         jobShutdownDrain.setting, reconcileMaxAttempts.setting, notFoundWindow.setting, sweepInterval.setting, sweepAge.setting,
-        syncInterval.setting, syncLookback.setting, syncTiers.setting, syncBudgetShare.setting, syncCategories.setting, pruneCompleted.setting, pruneDead.setting,
+        syncInterval.setting, syncLookback.setting, syncTiers.setting, syncBudgetShare.setting, syncCategories.setting,
+        overdueAfter.setting, overdueInterval.setting, pruneCompleted.setting, pruneDead.setting,
     ]
 }

@@ -30,6 +30,9 @@ public struct WorkerSettings: Sendable {
     public var syncCategories: [String]
     public var pruneCompletedHours: Int
     public var pruneDeadDays: Int
+    /// When an item with no final result is overdue, per category, and how often to look (0: never).
+    public var overdueThresholds: OverdueThresholds
+    public var overdueIntervalSeconds: Int
 
     public init(reader: SettingsReader) throws {
         concurrency = try reader.integer(Self.concurrency)
@@ -57,5 +60,7 @@ public struct WorkerSettings: Sendable {
         } ?? []
         pruneCompletedHours = try reader.integer(Self.pruneCompleted)
         pruneDeadDays = try reader.integer(Self.pruneDead)
+        overdueThresholds = try reader.parsed(Self.overdueAfter) { text throws(SettingProblem) in try OverdueThresholds(text) } ?? .standard
+        overdueIntervalSeconds = try reader.integer(Self.overdueInterval)
     }
 }

@@ -37,13 +37,27 @@ struct CallbackSchemaTests {
 
     @Test func everyTransitionsCallbackIsValidAgainstItsSchema() async throws {
         try await TestCallbackServer.with { callbacks async throws in
-            let env = try NotifyEnvironment.make(rules: Self.rules.replacingOccurrences(of: "URL", with: callbacks.url("/ok")))
+            let env = try NotifyEnvironment.make(rules: Self.rules.replacingOccurrences(of: "URL", with: callbacks.url("/ok")),
+                                                 extra: ["ENTRUPY_RELAY_OVERDUE_AFTER": "1h", "ENTRUPY_RELAY_OVERDUE_INTERVAL_SECONDS": "1"])
             try await ReconcileStack.with(env: env) { stack async throws in
                 let id = try await stack.simulator.createItem("sku-schemas")
                 #expect(try await eventually { try await stack.timeline(id).contains("item.created") })
                 // One change at a time, each reconciled before the next, so each is its own transition.
                 let steps: [(String, @Sendable () async throws -> Void)] = [
                     ("result.changed", { try await stack.simulator.setResult(id, "unknown", final: false) }),
+                    ("result.retake_requested", {
+                        try await stack.simulator.call(.POST, "/_sim/items/\(id)/result", .object([
+                            "result": .string("data_required"), "final": .bool(false), "retake_reasons": .array([.string("Blurry tag")]),
+                            "customer_state": .string("awaiting_photos"),
+                        ]))
+                    }),
+                    // Submitted two hours ago as far as the relay knows: past the 1h threshold, still not final.
+                    ("result.overdue", {
+                        try await TestDatabase.withClient(stack.database) { client in
+                            _ = try await client.query("UPDATE items SET submitted_at = now() - interval '2 hours' WHERE entrupy_id = \(id)",
+                                                       logger: TestDatabase.logger)
+                        }
+                    }),
                     ("result.final", { try await stack.simulator.setResult(id, "authentic", final: true) }),
                     ("flag.raised", { try await stack.simulator.setFlag(id, "flagged") }),
                     ("flag.cleared", { try await stack.simulator.setFlag(id, "none") }),

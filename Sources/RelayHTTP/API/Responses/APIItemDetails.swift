@@ -54,13 +54,15 @@ struct APIItemDetails: Encodable, Sendable {
     @AlwaysPresent var activityMode: String?
     @AlwaysPresent var formFactor: String?
     let textFields: [TextField]
+    let retakeReasons: [String]
+    @AlwaysPresent var customerState: String?
 
     enum CodingKeys: String, CodingKey {
         case resultHeader = "result_header", resultMessage = "result_message", resultReason = "result_reason", initialResult = "initial_result", reasons
         case isFlaggable = "is_flaggable", flagInfo = "flag_info", photos, certificateSite = "certificate_site"
         case certificatePreview = "certificate_preview", certificateID = "certificate_id", eventTimes = "event_times"
         case organization, activityName = "activity_name", activityMode = "activity_mode", formFactor = "form_factor"
-        case textFields = "text_fields"
+        case textFields = "text_fields", retakeReasons = "retake_reasons", customerState = "customer_state"
     }
 
     init(_ d: ItemDetails) {
@@ -81,6 +83,8 @@ struct APIItemDetails: Encodable, Sendable {
         activityMode = d.activityMode
         formFactor = d.formFactor
         textFields = d.textFields.map { TextField(name: $0.name, displayName: $0.displayName, content: $0.content, isIdentifier: $0.isIdentifier) }
+        retakeReasons = d.retakeReasons
+        customerState = d.customerState
     }
 }
 
