@@ -140,6 +140,13 @@ struct ItemFlagTests {
             #expect(after.body.contains("Entrupy accepted the flag") && after.body.contains("flag requested by console casey"), "\(after.body)")
             let refused = try await post("reason=because&csrf=\(csrf)")
             #expect(refused.status == 422 && refused.body.contains("The flag was not raised"), "\(refused.status)")
+            // Its "Refresh now" button: the item's fetch queued first, said on the page.
+            let refresh = try await stack.relay.request("/console/items/\(id)/refresh", method: .POST, headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)], body: Array("csrf=\(csrf)".utf8))
+            let location = refresh.header("Location") ?? ""
+            #expect(refresh.status == 303 && location.contains("?done=refresh-"), "\(refresh.status) \(location)")
+            let refreshed = try await stack.relay.request(location, headers: [("Cookie", cookie)])
+            #expect(refreshed.body.contains(#"id="notice""#) && refreshed.body.contains("Entrupy"), "\(refreshed.body.prefix(2000))")
         }
     }
 
