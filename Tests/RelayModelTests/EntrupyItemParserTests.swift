@@ -72,7 +72,9 @@ struct EntrupyItemParserTests {
     @Test func aRetakeOrReceiptNeverFiresResultFinal() throws {
         for result in ["data_required", "received", "needs_review"] {
             let item = try parse(#"{"entrupy_id": "E", "status": {"result": {"id": "\#(result)"}, "flag": null}}"#)
-            #expect(TransitionDiffer.diff(from: nil, to: item.snapshot).map(\.kind) == [.itemCreated], "\(result)")
+            // A retake request seen at first sight is one (issue 45), never a final result.
+            let created: [TransitionKind] = result == "data_required" ? [.itemCreated, .resultRetakeRequested] : [.itemCreated]
+            #expect(TransitionDiffer.diff(from: nil, to: item.snapshot).map(\.kind) == created, "\(result)")
             let fromReview = ItemSnapshot(result: "needs_review", resultFinal: false, flag: "none")
             let kinds = TransitionDiffer.diff(from: fromReview, to: item.snapshot).map(\.kind)
             #expect(!kinds.contains(.resultFinal), "\(result)")
