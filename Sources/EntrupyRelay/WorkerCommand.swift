@@ -12,8 +12,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Serve /healthz, /readyz and /metrics on this port (none by default).")
     var port: Int?
 
-    @Option(help: "Address for --port.")
-    var host = "127.0.0.1"
+    @Option(help: "Address for --port (default: the metrics_host setting, 127.0.0.1 unless set).")
+    var host: String?
 
     func validate() throws {
         if let port, !(1...65_535).contains(port) { throw ValidationError("--port must be from 1 to 65535") }
@@ -35,7 +35,7 @@ struct WorkerCommand: AsyncParsableCommand {
         if let port {
             let feedLag = ChangeFeedLagMonitor(client: client, logger: logger)
             services.append(feedLag)
-            services.append(OperationsServer.make(host: host, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
+            services.append(OperationsServer.make(host: host ?? settings.http.metricsHost, port: port, client: client, warmup: warmup, catalog: try environment.migrationCatalog(),
                                                   registry: registry, entrupy: worker.health, feedLag: feedLag, idleTimeout: .seconds(settings.http.idleTimeoutSeconds),
                                                   maxConnections: settings.http.maxConnections, logger: logger))
         }

@@ -15,7 +15,9 @@ struct WorkerProcessTests {
             let sim = stack.simulator
             let metricsPort = try await freePort()
             let workers = [
-                try RelayProcess(["worker", "--port", String(metricsPort)], database: stack.database, env: Self.workerEnv(sim)),
+                // With no --host, the operations port listens on the metrics_host setting's address.
+                try RelayProcess(["worker", "--port", String(metricsPort)], database: stack.database,
+                                 env: Self.workerEnv(sim, ["ENTRUPY_RELAY_METRICS_HOST": "127.0.0.2"])),
                 try RelayProcess(["worker"], database: stack.database, env: Self.workerEnv(sim)),
             ]
             var ids: [String] = []
@@ -38,8 +40,9 @@ struct WorkerProcessTests {
             // Both replicas did work.
             #expect(try await stack.count("SELECT count(DISTINCT leased_by) FROM jobs WHERE state = 'completed'") == 2)
             // A worker replica can be probed and scraped on its own port.
-            let probe = HTTPProbe(port: metricsPort)
+            let probe = HTTPProbe(port: metricsPort, host: "127.0.0.2")
             #expect(try await probe.status("/readyz") == 200)
+            await #expect(throws: (any Error).self) { try await HTTPProbe(port: metricsPort).status("/healthz") }
             let metrics = try await probe.body("/metrics")
             #expect(metrics.contains("relay_jobs_total{"))
             #expect(metrics.contains("relay_entrupy_api_requests_total{"))

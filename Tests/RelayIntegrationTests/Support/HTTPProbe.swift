@@ -7,14 +7,15 @@ import Synchronization
 /// A minimal client for a relay running as a separate process.
 struct HTTPProbe: Sendable {
     let port: Int
+    var host = "127.0.0.1"
 
     func status(_ path: String) async throws -> Int {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(2))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(host):\(port)\(path)"), timeout: .seconds(2))
         return Int(response.status.code)
     }
 
     func body(_ path: String) async throws -> String {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(host):\(port)\(path)"), timeout: .seconds(5))
         return String(buffer: try await response.body.collect(upTo: 1 << 22))
     }
 
