@@ -61,7 +61,10 @@ fi
 
 if [ -z "${PACKAGE_SKIP_BUILD:-}" ]; then
   log "building release with the Swift runtime linked statically (a cold build takes about 12 minutes)"
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-relay --scratch-path "$SCRATCH" >&2)
+  # Package.swift lists migrations/ when it is evaluated: without the two flags a build
+  # planned before a new migration file keeps the old list and fails on the new one.
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-relay --scratch-path "$SCRATCH" \
+    --manifest-cache none --disable-build-manifest-caching >&2)
 fi
 BIN="$SCRATCH/release/entrupy-relay"
 [ -x "$BIN" ] || { log "no binary at $BIN"; exit 1; }
@@ -123,7 +126,7 @@ exit 0
 SH
 cat > "$STAGE/DEBIAN/prerm" <<'SH'
 #!/bin/sh
-# Stops the services before the binary goes (an upgrade restarts them after: see the README).
+# Stops the services before the binary goes (an upgrade restarts them after: see docs/operations.md).
 set -e
 if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
   systemctl stop 'entrupy-relay-worker@*.service' entrupy-relay.service || true

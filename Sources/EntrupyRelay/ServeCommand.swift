@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
                                       SDK authorize (Bearer token; /openapi.json)
               /console                the support console (sign in with a token)
 
-            The in-process worker reconciles webhooks and items with the Entrupy API, delivers emails and callbacks, sweeps and syncs by search for missed changes, folds the search's item counts, checks Entrupy's health and reloads rules on SIGHUP. With --no-worker, run `entrupy-relay worker` elsewhere. Settings come from the environment (the README's Configuration lists them).
+            The in-process worker reconciles webhooks and items with the Entrupy API, delivers emails and callbacks, sweeps and syncs by search for missed changes, folds the search's item counts, checks Entrupy's health and reloads rules on SIGHUP. With --no-worker, run `entrupy-relay worker` elsewhere. Settings come from the environment or a YAML file (docs/configuration.md, or `entrupy-relay config reference`).
             """
     )
 

@@ -1,5 +1,5 @@
 // Every metric the relay emits, by the part that emits it: the `# HELP` of `/metrics` and the
-// README's table (`entrupy-relay metrics reference`) are made from these lines.
+// docs/monitoring.md's table (`entrupy-relay metrics reference`) are made from these lines.
 extension RelayMetric {
     // MARK: Receiving webhooks (serve)
     public static let webhookRequests = RelayMetric("relay_webhook_requests_total", .counter, labels: ["outcome"],

@@ -81,7 +81,7 @@ extension RelayMetric {
     public static let httpActiveRequests = RelayMetric("http_server_active_requests", .gauge, labels: ["http_request_method"],
         "HTTP requests being answered now, by method.")
 
-    /// Every metric, in the README's order.
+    /// Every metric, in docs/monitoring.md's order.
     public static let catalog: [RelayMetric] = [
         webhookRequests, webhookIngestDuration, webhookBodyBytes, webhookReusedIDs, webhookRejections, ingestBatchSize,
         ingestCommitDuration, ingestCommitFailures, ingestDeadlineExceeded, webhookEventsCoalesced,

@@ -1,5 +1,5 @@
 extension RelayMetric {
-    /// The catalog as the README's Markdown table (`entrupy-relay metrics reference`).
+    /// The catalog as docs/monitoring.md's Markdown table (`entrupy-relay metrics reference`).
     public static func markdown() -> String {
         var text = "| metric | type | labels | meaning |\n| --- | --- | --- | --- |\n"
         for metric in catalog {

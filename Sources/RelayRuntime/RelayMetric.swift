@@ -1,5 +1,5 @@
 /// One metric the relay emits: its name as `/metrics` shows it, its type, its labels and what it
-/// means (the `# HELP` line and the README's table). Every one is in `RelayMetric.catalog`; a
+/// means (the `# HELP` line and docs/monitoring.md's table). Every one is in `RelayMetric.catalog`; a
 /// metric can only be made through `MetricHandles` from an entry of it, since the initializer is
 /// this module's alone.
 public struct RelayMetric: Sendable, Hashable {

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// `serve --no-worker` has no rules to reload, but the README tells operators to send SIGHUP
+/// `serve --no-worker` has no rules to reload, but docs/operations.md tells operators to send SIGHUP
 /// after editing the rules file, and SIGHUP's default action ends the process (receiver and
 /// all). This traps it and says where the rules are read instead.
 struct HangupWithoutWorkerService: Service {

@@ -2,7 +2,7 @@ import Foundation
 public import RelayModel
 public import RelayRuntime
 
-/// The reference table of the settings, as `config reference` prints it and the README holds it
+/// The reference table of the settings, as `config reference` prints it and docs/configuration.md holds it
 /// (a test keeps the two equal): the operator's settings, each with why one would change it;
 /// with `--all`, the tuning knobs too, marked as such.
 public enum ConfigReference {

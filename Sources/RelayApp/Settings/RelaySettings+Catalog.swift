@@ -7,7 +7,7 @@ import RelayNotify
 import RelayWorker
 
 /// The process's own settings, and the catalog of every setting the relay reads: what
-/// `config reference` prints, the README's table, and what a misspelt name is checked against.
+/// `config reference` prints, docs/configuration.md's table, and what a misspelt name is checked against.
 extension RelaySettings {
     public static let logLevel = TextSetting("log_level", takes: LogLevelName.allCases.map(\.rawValue).joined(separator: ", "), default: "info",
         "the least severe log line written", audience: .operator(why: "`debug` while chasing a problem, `warning` for quiet"))

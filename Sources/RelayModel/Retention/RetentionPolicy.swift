@@ -9,7 +9,7 @@ public struct RetentionPolicy: Sendable, Equatable {
         self.days = days.filter { $0.value > 0 }
     }
 
-    /// The defaults, and why (README, "Retention"): bodies and payloads a month (support reads
+    /// The defaults, and why (docs/operations.md, "Retention and erasure"): bodies and payloads a month (support reads
     /// them in the days after a dispute; Entrupy keeps the item itself), their metadata and
     /// attempts 400 days (a year of audits and a month's grace), fetch records 90 days (the
     /// sync's lookback), the SDK users mirror while a person

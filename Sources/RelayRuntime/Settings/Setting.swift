@@ -1,6 +1,6 @@
 /// One setting the relay reads: its key in the config file, its name in the environment,
 /// what it takes, its default and what it means. The catalog of them (`RelaySettings.catalog`)
-/// is what `config reference` prints, what the README's table is, and what a misspelt name is
+/// is what `config reference` prints, what docs/configuration.md's table is, and what a misspelt name is
 /// checked against.
 public struct Setting: Sendable, Hashable {
     /// Every environment variable the relay reads starts with this, so a misspelt one is caught.
