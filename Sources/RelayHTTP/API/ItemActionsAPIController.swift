@@ -8,7 +8,8 @@ import RelayRuntime
 /// fetched now. Without the Entrupy API (`actions` nil) both answer 503.
 public struct ItemActionsAPIController: Sendable {
     static let fields: Set<String> = ["reason", "comment"]
-    static let maxBodyBytes = 16 * 1024
+    // A whole 2,000-character comment fits however it is escaped (12 bytes for each character outside the BMP).
+    static let maxBodyBytes = 64 * 1024
 
     let items: any ItemQueries
     let actions: ItemActions?

@@ -4,18 +4,19 @@ import HTTPTypes
 import RelayModel
 
 extension ItemFlagger {
-    /// The reason (trimmed, 1 to 64 printable characters) and the comment (trimmed, at most
-    /// 2,000 characters; empty is none), or 400 naming the field.
-    static func validated(reason: String, comment: String?) throws -> (String, String?) {
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !reason.isEmpty, reason.count <= maxReasonLength, !reason.unicodeScalars.contains(where: Self.isControl) else {
+    /// The reason (1 to 64 printable characters, trimmed) and the comment (at most 2,000
+    /// characters, trimmed; empty is none), or 400 naming the field. Lengths count Unicode code
+    /// points before trimming, as the OpenAPI document's `maxLength` does.
+    static func validated(reason raw: String, comment: String?) throws -> (String, String?) {
+        let reason = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty, raw.unicodeScalars.count <= maxReasonLength, !reason.unicodeScalars.contains(where: Self.isControl) else {
             throw APIError(.badRequest, "field \"reason\": expected 1 to \(maxReasonLength) printable characters, such as one of the item's flag reasons")
         }
-        let comment = comment.map { StoredText.clean($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let comment, comment.count > maxCommentLength {
+        if let comment, comment.unicodeScalars.count > maxCommentLength {
             throw APIError(.badRequest, "field \"comment\": at most \(maxCommentLength) characters")
         }
-        return (reason, comment)
+        let cleaned = comment.map { StoredText.clean($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        return (reason, cleaned)
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
