@@ -18,8 +18,11 @@ CREATE TABLE flag_requests (
     -- Entrupy's HTTP status, when it answered at all.
     entrupy_status int,
     -- What Entrupy's answer meant, in the relay's words.
-    answer         text
+    answer         text,
+    -- Set by an erasure of the item's person, which removes the comment (staff may have named
+    -- them in it): an erased request no longer stands for its repeats.
+    erased_at      timestamptz
 );
 CREATE UNIQUE INDEX flag_requests_live ON flag_requests (entrupy_id, reason, coalesce(comment, ''))
-    WHERE state IN ('pending', 'succeeded');
+    WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL;
 CREATE INDEX flag_requests_item ON flag_requests (entrupy_id, requested_at);

@@ -23,6 +23,7 @@ public struct ErasureReport: Sendable, Equatable {
         ("delivery_replies", "delivery attempts whose replies were removed"),
         ("deliveries_cancelled", "pending deliveries cancelled (they would have sent it again)"),
         ("reconciliation_notes", "reconciliation notes removed"),
+        ("flag_comments", "comments of flags raised from the relay removed (the flag, its reason and answer stay)"),
     ]
 
     public init(counts: [String: Int], dryRun: Bool, id: Int64? = nil, at: Date? = nil, rememberedKeys: Int = 0) {

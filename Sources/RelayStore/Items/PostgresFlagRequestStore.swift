@@ -27,14 +27,14 @@ public struct PostgresFlagRequestStore: Sendable {
         for _ in 0..<3 {
             let inserted = try await FlagRequest.requests(from: client.query("""
                 INSERT INTO flag_requests (entrupy_id, reason, comment, requested_by) VALUES (\(entrupyID), \(reason), \(comment), \(requestedBy))
-                ON CONFLICT (entrupy_id, reason, coalesce(comment, '')) WHERE state IN ('pending', 'succeeded') DO NOTHING
+                ON CONFLICT (entrupy_id, reason, coalesce(comment, '')) WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL DO NOTHING
                 RETURNING \(unescaped: FlagRequest.selectList)
                 """, logger: logger))
             if let request = inserted.first { return (request, true) }
             let live = try await FlagRequest.requests(from: client.query("""
                 SELECT \(unescaped: FlagRequest.selectList) FROM flag_requests
                 WHERE entrupy_id = \(entrupyID) AND reason = \(reason) AND coalesce(comment, '') = coalesce(\(comment)::text, '')
-                  AND state IN ('pending', 'succeeded')
+                  AND state IN ('pending', 'succeeded') AND erased_at IS NULL
                 ORDER BY id DESC LIMIT 1
                 """, logger: logger))
             if let request = live.first { return (request, false) }

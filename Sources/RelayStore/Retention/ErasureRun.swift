@@ -67,6 +67,12 @@ struct ErasureRun {
                 UPDATE reconciliations SET note = NULL WHERE entrupy_id = ANY(\(ids)::text[]) AND note IS NOT NULL RETURNING 1)
             SELECT count(*)::int FROM written
             """)
+        counts["flag_comments"] = try await count("""
+            WITH written AS (
+                UPDATE flag_requests SET comment = NULL, erased_at = now()
+                WHERE entrupy_id = ANY(\(ids)::text[]) AND comment IS NOT NULL RETURNING 1)
+            SELECT count(*)::int FROM written
+            """)
         return (counts, subjects)
     }
 

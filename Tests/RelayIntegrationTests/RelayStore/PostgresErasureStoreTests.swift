@@ -106,6 +106,12 @@ struct PostgresErasureStoreTests {
             SELECT id, 1, now(), 3, 'delivered', 200, 'thanks alice-entrupy' FROM deliveries WHERE entrupy_id = \(a1)
             """, logger: Self.logger)
         try await client.query("UPDATE reconciliations SET note = 'alice-entrupy asked' WHERE entrupy_id = \(a1)", logger: Self.logger)
+        // Support flagged her item with a comment naming her, and Bob's with one naming him.
+        try await client.query("""
+            INSERT INTO flag_requests (entrupy_id, reason, comment, requested_by, state)
+            VALUES (\(a1), 'wrong_result', 'Alice Liddell says the stitching is fine', 'token sam', 'succeeded'),
+                   (\(b1), 'wrong_result', 'bob-entrupy disputes it', 'token sam', 'succeeded')
+            """, logger: Self.logger)
         #expect(try await Self.strings(client, "SELECT count(*)::text FROM deliveries WHERE payload::text ILIKE '%alice%'") == ["2"],
                 "the payloads named her before (so removing them is tested)")
         #expect(try await Self.mentions("alice", client).count >= 5)
@@ -114,7 +120,7 @@ struct PostgresErasureStoreTests {
         let selector = try ErasureSelector.parse(uniqueUserID: nil, email: "ALICE@example.com", customerItemID: nil)
         let dry = try await erasures.erase(selector, requestedBy: "test", dryRun: true)
         #expect(dry.counts == ["sdk_users": 1, "items": 2, "webhook_bodies": 1, "deliveries_cancelled": 1, "delivery_payloads": 2,
-                               "delivery_replies": 1, "reconciliation_notes": 1], "one of her two items' deliveries was pending")
+                               "delivery_replies": 1, "reconciliation_notes": 1, "flag_comments": 1], "one of her two items' deliveries was pending")
         #expect(try await Self.mentions("alice", client).count >= 5, "a dry run changes nothing")
         let done = try await erasures.erase(selector, requestedBy: "test", dryRun: false)
         #expect(done.counts == dry.counts && done.id != nil)
@@ -135,6 +141,10 @@ struct PostgresErasureStoreTests {
             """) == ["dead:erased", "delivered:erased"])
         #expect(try await Self.strings(client, "SELECT count(*)::text FROM item_events WHERE entrupy_id <> \(b1)") != ["0"])
         #expect(try await Self.strings(client, "SELECT selector || ':' || requested_by FROM erasures") == ["email:test"])
+        // Her item's flag stays, without its comment, and no longer stands for a repeat; Bob's is untouched.
+        #expect(try await Self.strings(client, """
+            SELECT state || ':' || coalesce(comment, '-') || ':' || (erased_at IS NOT NULL)::text FROM flag_requests ORDER BY entrupy_id = \(b1)
+            """) == ["succeeded:-:true", "succeeded:bob-entrupy disputes it:false"])
 
         // What is fetched for her item later is stored without her: the simulator still names her.
         _ = try await pipeline.reconcile(.entrupyID(a1), source: .sweep, followUps: nil)
