@@ -15,6 +15,8 @@
 # command and environment (IMAGE_TEST_MODE=rootfs does that on purpose; =podman never does).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=deploy/lib/release.sh
+. "$ROOT/deploy/lib/release.sh"
 STATE=${IMAGE_TEST_STATE:-$ROOT/.local/image-test}
 MODE=${IMAGE_TEST_MODE:-auto}
 PG_PORT=${IMAGE_TEST_PG_PORT:-54344}
@@ -71,7 +73,7 @@ DB_URL="$PG_URL_BASE/relay_image?sslmode=disable"
 SECRET=image-test-secret-0123456789 TOKEN=image-test-api-token
 SIM=${IMAGE_TEST_SIM:-$ROOT/.build-release/release/entrupy-sim}
 if [ -z "${IMAGE_TEST_SIM:-}" ] && { [ -z "${IMAGE_SKIP_BUILD:-}" ] || [ ! -x "$SIM" ]; }; then
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-sim --scratch-path "$ROOT/.build-release" >&2)
+  release_build "$ROOT/.build-release" entrupy-sim
 fi
 "$SIM" --host 127.0.0.1 --port "$SIM_PORT" --webhook-url "http://127.0.0.1:9/none" \
   --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &

@@ -10,6 +10,8 @@
 # leaves the image as localhost/entrupy-relay:VERSION in this machine's containers storage.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=deploy/lib/release.sh
+. "$ROOT/deploy/lib/release.sh"
 SCRATCH=${IMAGE_SCRATCH:-$ROOT/.build-release}
 OUT=${IMAGE_OUT:-$SCRATCH/image}
 NAME=${IMAGE_NAME:-localhost/entrupy-relay}
@@ -25,10 +27,7 @@ fi
 
 if [ -z "${IMAGE_SKIP_BUILD:-}" ]; then
   log "building release with the Swift runtime linked statically (a cold build takes about 12 minutes)"
-  # Package.swift lists migrations/ when it is evaluated: without the two flags a build
-  # planned before a new migration file keeps the old list and fails on the new one.
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-relay --scratch-path "$SCRATCH" \
-    --manifest-cache none --disable-build-manifest-caching >&2)
+  release_build "$SCRATCH" entrupy-relay
 fi
 BIN="$SCRATCH/release/entrupy-relay"
 [ -x "$BIN" ] || { log "no binary at $BIN"; exit 1; }

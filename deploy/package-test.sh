@@ -17,6 +17,8 @@
 # by hand in a chroot instead, as the units would (PACKAGE_TEST_CHROOT=1 chooses that path).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=deploy/lib/release.sh
+. "$ROOT/deploy/lib/release.sh"
 STATE=${PACKAGE_TEST_STATE:-$ROOT/.local/package-test}
 CHROOT="$STATE/bookworm"
 PG_PORT=${PACKAGE_TEST_PG_PORT:-54343}
@@ -103,7 +105,7 @@ DB_URL="$PG_URL_BASE/relay_package?sslmode=disable"
 SECRET=package-test-secret-0123456789 TOKEN=package-test-api-token
 SIM="$ROOT/.build-release/release/entrupy-sim"
 if [ -z "${PACKAGE_SKIP_BUILD:-}" ] || [ ! -x "$SIM" ]; then
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-sim --scratch-path "$ROOT/.build-release" >&2)
+  release_build "$ROOT/.build-release" entrupy-sim
 fi
 "$SIM" --host 127.0.0.1 --port "$SIM_PORT" --webhook-url "http://127.0.0.1:9/none" \
   --webhook-secret "$SECRET" --api-token "$TOKEN" > "$STATE/sim.log" 2>&1 &

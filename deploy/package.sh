@@ -13,6 +13,8 @@
 # for the units' ExecReload=/bin/kill. A cold build takes about 12 minutes.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=deploy/lib/release.sh
+. "$ROOT/deploy/lib/release.sh"
 SCRATCH=${PACKAGE_SCRATCH:-$ROOT/.build-release}
 OUT=${PACKAGE_OUT:-$SCRATCH/package}
 log() { printf 'package: %s\n' "$*" >&2; }
@@ -61,10 +63,7 @@ fi
 
 if [ -z "${PACKAGE_SKIP_BUILD:-}" ]; then
   log "building release with the Swift runtime linked statically (a cold build takes about 12 minutes)"
-  # Package.swift lists migrations/ when it is evaluated: without the two flags a build
-  # planned before a new migration file keeps the old list and fails on the new one.
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product entrupy-relay --scratch-path "$SCRATCH" \
-    --manifest-cache none --disable-build-manifest-caching >&2)
+  release_build "$SCRATCH" entrupy-relay
 fi
 BIN="$SCRATCH/release/entrupy-relay"
 [ -x "$BIN" ] || { log "no binary at $BIN"; exit 1; }
