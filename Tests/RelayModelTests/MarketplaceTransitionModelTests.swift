@@ -29,6 +29,9 @@ struct MarketplaceTransitionModelTests {
         let thresholds = try OverdueThresholds("24h, luxury=2d,apparel=90m")
         #expect(thresholds.threshold(for: "luxury").seconds == 172_800 && thresholds.threshold(for: "luxury").key == "48h")
         #expect(thresholds.threshold(for: "sneakers").key == "24h" && thresholds.threshold(for: nil).key == "24h")
+        // Items keep Entrupy's spelling of a category; the setting's names are lower case.
+        #expect(thresholds.threshold(for: "Luxury").key == "48h")
+        #expect(thresholds.longest.key == "48h" && thresholds.shortest.key == "90m")
         #expect(thresholds.shortest.key == "90m")
         #expect(thresholds.description == "24h,apparel=90m,luxury=48h")
         #expect(OverdueThresholds.standard == (try OverdueThresholds(OverdueThresholds.standardText)))

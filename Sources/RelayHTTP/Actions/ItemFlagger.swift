@@ -83,6 +83,12 @@ public struct ItemFlagger: Sendable {
             let (state, status, words, answer) = Self.answer(for: error, configuredPath: api.flagRoute)
             _ = try? await store.finish(id: request.id, state: state, entrupyStatus: status, answer: words)
             throw answer
+        } catch {
+            // Cut short (the client went, the relay is stopping) or anything else: the request is
+            // failed, not left pending for its repeats to stand on.
+            logger.warning("flag: no answer", metadata: ["entrupy_id": "\(request.entrupyID)", "error": "\(error)"])
+            _ = try? await store.finish(id: request.id, state: .failed, entrupyStatus: nil, answer: "no answer was recorded: \(error)")
+            throw APIError(.serviceUnavailable, "Entrupy could not be asked; retry later", headers: [.retryAfter: "5"])
         }
     }
 }

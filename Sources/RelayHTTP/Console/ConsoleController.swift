@@ -12,7 +12,9 @@ import RelayModel
 public struct ConsoleController: Sendable {
     static let sessionCookie = "relay_session"
     static let loginCookie = "relay_login_csrf"
-    static let maxFormBytes = 16 * 1024
+    // Room for the flag form's 2,000-character comment however it is percent-encoded (up to 12
+    // bytes a character).
+    static let maxFormBytes = 64 * 1024
 
     let auth: BearerAuthenticator
     let sessions: any ConsoleSessionStore

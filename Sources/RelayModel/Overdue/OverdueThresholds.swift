@@ -13,8 +13,16 @@ public struct OverdueThresholds: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var fallback: Threshold
-    /// Category name (as items carry it, `luxury`) → its threshold.
+    /// Category name in lower case (`luxury`; items match it whatever their case) → its threshold.
     public var byCategory: [String: Threshold]
+
+    /// How long after its threshold an item is still reported: an item unfinished for longer
+    /// (one abandoned years ago, found on the first pass after an upgrade) is old news, not
+    /// news, and is never fetched for it.
+    public static let lookbackSeconds = 7 * 86_400
+    /// Results that wait on nobody at Entrupy: the flow was cancelled, or the seller must retake
+    /// (`result.retake_requested` said so). Such items are never overdue.
+    public static let notAwaitingEntrupy = ["canceled", "data_required"]
 
     public static let standardText = "24h"
     // The standard text parses: a test checks it.
@@ -54,7 +62,12 @@ public struct OverdueThresholds: Sendable, Equatable, CustomStringConvertible {
 
     /// The threshold of an item of `category` (nil or unnamed: the default).
     public func threshold(for category: String?) -> Threshold {
-        category.flatMap { byCategory[$0] } ?? fallback
+        category.flatMap { byCategory[$0.lowercased()] } ?? fallback
+    }
+
+    /// The longest of them: no item submitted earlier than this plus the lookback is reported.
+    public var longest: Threshold {
+        ([fallback] + byCategory.values).max { $0.seconds < $1.seconds } ?? fallback
     }
 
     /// The shortest of them: no item submitted later than this ago can be overdue.

@@ -16,21 +16,26 @@ public struct PostgresOverdueStore: Sendable {
         self.logger = logger
     }
 
-    /// Items stored without a final result whose category's threshold has passed since
-    /// submission, not yet found overdue at it; oldest submission first. Only items submitted
-    /// before the shortest threshold are read (the index's range); each is then held to its own.
+    /// Items stored without a final result, awaiting Entrupy, whose category's threshold has
+    /// passed since submission (by at most the lookback), not yet checked at it; oldest
+    /// submission first. Only items submitted between the longest threshold plus the lookback
+    /// and the shortest threshold ago are read (the index's range); each is then held to its own.
     public func overdueCandidates(_ thresholds: OverdueThresholds, limit: Int) async throws -> [OverdueCandidate] {
         let categories = thresholds.byCategory.keys.sorted()
         let seconds = categories.map { thresholds.byCategory[$0]!.seconds }
         let keys = categories.map { thresholds.byCategory[$0]!.key }
+        let lookback = OverdueThresholds.lookbackSeconds
         let rows = try await client.query("""
             SELECT i.entrupy_id, coalesce(t.key, \(thresholds.fallback.key)::text)
             FROM items i
             LEFT JOIN unnest(\(categories)::text[], \(seconds)::bigint[], \(keys)::text[]) AS t (category, seconds, key)
-                ON t.category = i.category
+                ON t.category = lower(i.category)
             WHERE NOT i.result_final AND i.submitted_at IS NOT NULL
               AND i.submitted_at < now() - \(thresholds.shortest.seconds)::bigint * interval '1 second'
+              AND i.submitted_at >= now() - (\(thresholds.longest.seconds)::bigint + \(lookback)::bigint) * interval '1 second'
               AND i.submitted_at < now() - coalesce(t.seconds, \(thresholds.fallback.seconds)::bigint) * interval '1 second'
+              AND i.submitted_at >= now() - (coalesce(t.seconds, \(thresholds.fallback.seconds)::bigint) + \(lookback)::bigint) * interval '1 second'
+              AND coalesce(i.result, '') <> ALL(\(OverdueThresholds.notAwaitingEntrupy)::text[])
               AND NOT EXISTS (SELECT FROM item_overdue o
                               WHERE o.entrupy_id = i.entrupy_id AND o.threshold = coalesce(t.key, \(thresholds.fallback.key)::text))
             ORDER BY i.submitted_at
@@ -62,7 +67,8 @@ public struct PostgresOverdueStore: Sendable {
         return false
     }
 
-    /// Notes the item as found overdue at `threshold` (again is nothing; a deleted item is nothing).
+    /// Notes the item as checked at `threshold` for good: found overdue, or beyond asking (Entrupy
+    /// does not know it, or every attempt failed). Again is nothing; a deleted item is nothing.
     public func markOverdue(entrupyID: String, threshold: String) async throws {
         try await client.query("""
             INSERT INTO item_overdue (entrupy_id, threshold)

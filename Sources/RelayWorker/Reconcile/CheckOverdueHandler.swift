@@ -34,7 +34,16 @@ public struct CheckOverdueHandler: JobHandler {
             }
             return .completed
         } catch let error as EntrupyAPIError {
-            return error.jobResult
+            // An answer that will not change (Entrupy does not know the item), or the last
+            // attempt: the item is not asked about at this threshold again, so a pass cannot
+            // spend every run on the same items.
+            let result = error.jobResult
+            if case .discard = result.outcome {
+                try await store.markOverdue(entrupyID: args.entrupyID, threshold: args.threshold)
+            } else if context.isLastAttempt {
+                try await store.markOverdue(entrupyID: args.entrupyID, threshold: args.threshold)
+            }
+            return result
         }
     }
 }

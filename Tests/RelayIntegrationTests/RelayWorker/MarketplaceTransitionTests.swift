@@ -70,6 +70,14 @@ struct MarketplaceTransitionTests {
                 let done = try await sim.createItem("sku-done", result: "needs_review", final: false)
                 #expect(try await stack.waitFor(stuck, result: "needs_review"))
                 #expect(try await stack.waitFor(done, result: "needs_review"))
+                // Never overdue: one unfinished for longer than the lookback (an upgrade's first pass
+                // finds such), one whose flow was cancelled.
+                let ancient = try await sim.createItem("sku-ancient", result: "needs_review", final: false)
+                let cancelled = try await sim.createItem("sku-cancelled", result: "canceled", final: false)
+                #expect(try await stack.waitFor(ancient, result: "needs_review"))
+                #expect(try await stack.waitFor(cancelled, result: "canceled"))
+                try await Self.backdate([ancient], hours: 24 * 8, stack)
+                try await Self.backdate([cancelled], hours: 2, stack)
                 // Entrupy finished one without telling us; both look two hours old to the relay.
                 try await sim.setResult(done, "authentic", final: true, webhook: false)
                 try await Self.backdate([stuck, done], hours: 2, stack)
@@ -88,6 +96,10 @@ struct MarketplaceTransitionTests {
                 #expect(try await stack.timeline(stuck).filter { $0 == "result.overdue" }.count == 1)
                 #expect(try callbacks.requests().count == 1)
                 #expect(try await stack.count("SELECT count(*) FROM item_overdue WHERE entrupy_id = '\(stuck)' AND threshold = '1h'") == 1)
+                #expect(try await stack.count("SELECT count(*) FROM item_overdue") == 1)
+                #expect(try await stack.count("SELECT count(*) FROM jobs WHERE kind = 'check_overdue'") == 2, "the stuck and the done item only")
+                #expect(!(try await stack.timeline(ancient)).contains("result.overdue"))
+                #expect(!(try await stack.timeline(cancelled)).contains("result.overdue"))
             }
         }
     }
