@@ -21,8 +21,11 @@ CREATE TABLE flag_requests (
     answer         text,
     -- Set by an erasure of the item's person, which removes the comment (staff may have named
     -- them in it): an erased request no longer stands for its repeats.
-    erased_at      timestamptz
+    erased_at      timestamptz,
+    -- Set when the same request comes again long after Entrupy accepted this one (its flag may
+    -- have been resolved since): the new request is asked anew, and this one stands no more.
+    superseded_at  timestamptz
 );
 CREATE UNIQUE INDEX flag_requests_live ON flag_requests (entrupy_id, reason, coalesce(comment, ''))
-    WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL;
+    WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL AND superseded_at IS NULL;
 CREATE INDEX flag_requests_item ON flag_requests (entrupy_id, requested_at);

@@ -11,6 +11,10 @@ public struct PostgresFlagRequestStore: Sendable {
     let logger: Logger
     /// A request left pending this long had its asker die: it no longer holds its repeats back.
     static let abandonedAfterSeconds = 300
+    /// How long an accepted flag stands for its repeats: a double click, a retried request, the
+    /// moments before the item's fetch shows the flag. After it, the same request is asked anew
+    /// (the flag may have been resolved since; if not, the item's eligibility refuses it).
+    static let repeatWindowSeconds = 300
 
     public init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -24,17 +28,23 @@ public struct PostgresFlagRequestStore: Sendable {
             WHERE entrupy_id = \(entrupyID) AND reason = \(reason) AND coalesce(comment, '') = coalesce(\(comment)::text, '')
               AND state = 'pending' AND requested_at < now() - \(Self.abandonedAfterSeconds) * interval '1 second'
             """, logger: logger)
+        try await client.query("""
+            UPDATE flag_requests SET superseded_at = now()
+            WHERE entrupy_id = \(entrupyID) AND reason = \(reason) AND coalesce(comment, '') = coalesce(\(comment)::text, '')
+              AND state = 'succeeded' AND erased_at IS NULL AND superseded_at IS NULL
+              AND answered_at < now() - \(Self.repeatWindowSeconds) * interval '1 second'
+            """, logger: logger)
         for _ in 0..<3 {
             let inserted = try await FlagRequest.requests(from: client.query("""
                 INSERT INTO flag_requests (entrupy_id, reason, comment, requested_by) VALUES (\(entrupyID), \(reason), \(comment), \(requestedBy))
-                ON CONFLICT (entrupy_id, reason, coalesce(comment, '')) WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL DO NOTHING
+                ON CONFLICT (entrupy_id, reason, coalesce(comment, '')) WHERE state IN ('pending', 'succeeded') AND erased_at IS NULL AND superseded_at IS NULL DO NOTHING
                 RETURNING \(unescaped: FlagRequest.selectList)
                 """, logger: logger))
             if let request = inserted.first { return (request, true) }
             let live = try await FlagRequest.requests(from: client.query("""
                 SELECT \(unescaped: FlagRequest.selectList) FROM flag_requests
                 WHERE entrupy_id = \(entrupyID) AND reason = \(reason) AND coalesce(comment, '') = coalesce(\(comment)::text, '')
-                  AND state IN ('pending', 'succeeded') AND erased_at IS NULL
+                  AND state IN ('pending', 'succeeded') AND erased_at IS NULL AND superseded_at IS NULL
                 ORDER BY id DESC LIMIT 1
                 """, logger: logger))
             if let request = live.first { return (request, false) }

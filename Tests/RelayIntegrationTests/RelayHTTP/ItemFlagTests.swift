@@ -42,6 +42,14 @@ struct ItemFlagTests {
             #expect(!hidden.contains { $0["kind"] as? String == "flag.requested" })
             #expect(try await stack.waitFor(id, flag: "resolved"))
             #expect(try await stack.timeline(id).contains("flag.raised"))
+
+            // Long after, with the flag resolved, the same request is a new flag: Entrupy is asked again.
+            try await TestDatabase.execute(stack.database, "UPDATE flag_requests SET answered_at = now() - interval '10 minutes' WHERE entrupy_id = '\(id)'")
+            let again = try await relay.post("/v1/items/\(id)/flag", token: support, json: body)
+            #expect(again.status == 201 && again.json?["repeated"] as? Bool == false, "\(again.body)")
+            #expect(again.json?["id"] as? Int != flag["id"] as? Int)
+            #expect(try await stack.simulator.call(.GET, "/_sim/flags").1["requests"]?.doubleValue == 2)
+            #expect(try await stack.count("SELECT count(*) FROM flag_requests WHERE entrupy_id = '\(id)' AND superseded_at IS NOT NULL") == 1)
         }
     }
 
