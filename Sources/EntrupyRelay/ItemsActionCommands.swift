@@ -37,7 +37,7 @@ extension ItemsCommand {
                 let actions = ItemActions.postgres(client: client, api: api, settings: settings, logger: logger)
                 let answer: Result<ItemFlagger.Outcome, APIError>
                 do {
-                    answer = .success(try await actions.flagger.flag(detail, reason: reason, comment: comment, by: by, logger: logger))
+                    answer = .success(try await actions.flagger.flag(detail, named: id, reason: reason, comment: comment, by: by, logger: logger))
                 } catch let error as APIError {
                     answer = .failure(error)
                 }

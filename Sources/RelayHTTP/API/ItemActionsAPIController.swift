@@ -32,7 +32,8 @@ public struct ItemActionsAPIController: Sendable {
         guard let reason = try JSONRequestBody.string(object, "reason") else { throw APIError(.badRequest, "field \"reason\": is required") }
         let comment = try JSONRequestBody.string(object, "comment")
         let actions = try available()
-        let outcome = try await actions.flagger.flag(detail, reason: reason, comment: comment, by: "token \(caller.name)", logger: context.logger)
+        let outcome = try await actions.flagger.flag(detail, named: try context.parameters.require("entrupy_id"), reason: reason,
+                                                     comment: comment, by: "token \(caller.name)", logger: context.logger)
         return try JSONResponse.make(APIFlagRequest(outcome.request, repeated: outcome.repeated), status: outcome.repeated ? .ok : .created)
     }
 

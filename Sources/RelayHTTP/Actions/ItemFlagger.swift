@@ -40,7 +40,14 @@ public struct ItemFlagger: Sendable {
     }
 
     /// Flags `detail`'s item for `reason` (checked against the reasons offered) with `comment`.
-    public func flag(_ detail: ItemDetail, reason: String, comment: String?, by requestedBy: String, logger: Logger) async throws -> Outcome {
+    /// `named`: the ID the caller gave; a customer item ID that several authentications share
+    /// is refused (a flag can cost money: the one meant must be named by its Entrupy ID).
+    public func flag(_ detail: ItemDetail, named given: String? = nil, reason: String, comment: String?, by requestedBy: String,
+                     logger: Logger) async throws -> Outcome {
+        if let given, given != detail.entrupyID, !detail.resubmissions.isEmpty {
+            throw APIError(.conflict, "customer item ID \"\(given.prefix(256))\" names \(detail.resubmissions.count + 1) authentications; "
+                           + "flag one by its Entrupy ID (the newest is \(detail.entrupyID))")
+        }
         let (reason, comment) = try Self.validated(reason: reason, comment: comment)
         let eligibility = eligibility(detail)
         if let problem = eligibility.problem(reason: reason) { throw APIError(.unprocessableContent, problem) }

@@ -74,6 +74,13 @@ struct ItemFlagTests {
             #expect(try await flag(final, #"{"comment": "no reason"}"#).status == 400)
             #expect(try await flag(final, #"{"reason": "other", "extra": 1}"#).status == 400)
             #expect(try await flag("nope", #"{"reason": "other"}"#).status == 404)
+            // A customer item ID two authentications share names neither for sure: refused.
+            let first = try await stack.simulator.createItem("sku-flag-twice", result: "authentic", final: true)
+            let second = try await stack.simulator.createItem("sku-flag-twice", result: "authentic", final: true)
+            #expect(try await stack.waitFor(first, result: "authentic"))
+            #expect(try await stack.waitFor(second, result: "authentic"))
+            let ambiguous = try await flag("sku-flag-twice", #"{"reason": "other"}"#)
+            #expect(ambiguous.status == 409 && (ambiguous.message ?? "").contains("names 2 authentications"), "\(ambiguous.body)")
             #expect(try await stack.simulator.call(.GET, "/_sim/flags").1["requests"]?.doubleValue == 0)
 
             // Entrupy failing: a 502 in our words, recorded failed; a retry then goes through.
