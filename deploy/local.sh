@@ -260,7 +260,10 @@ cmd_test() {
   return "$status"
 }
 TEST_WIDTH="--experimental-maximum-parallelization-width ${RELAY_TEST_WIDTH:-12}"
-ALONE_SUITES="ItemExportTests|ExportSlotTests|ConsoleTests|OverviewTests|ItemDetailsAPITests"
+# ShutdownAfterRestartTests times a SIGTERM after its own cluster restarts: beside the whole
+# suite's load (twice in three runs, 29 Nov) one of serve's services took some 25 s to stop after
+# the restart, which it never does alone or beside CPU load; it runs here until that is understood.
+ALONE_SUITES="ItemExportTests|ExportSlotTests|ConsoleTests|OverviewTests|ItemDetailsAPITests|ShutdownAfterRestartTests"
 
 case "${1:-}" in
   run) cmd_run ;;

@@ -51,8 +51,11 @@ struct CallbackSchemaTests {
                             "customer_state": .string("awaiting_photos"),
                         ]))
                     }),
-                    // Submitted two hours ago as far as the relay knows: past the 1h threshold, still not final.
+                    // Back in review (a data_required item waits on the seller, never overdue), and submitted
+                    // two hours ago as far as the relay knows: past the 1h threshold, still not final.
                     ("result.overdue", {
+                        try await stack.simulator.setResult(id, "needs_review", final: false)
+                        #expect(try await stack.waitFor(id, result: "needs_review"))
                         try await TestDatabase.withClient(stack.database) { client in
                             _ = try await client.query("UPDATE items SET submitted_at = now() - interval '2 hours' WHERE entrupy_id = \(id)",
                                                        logger: TestDatabase.logger)
