@@ -53,8 +53,12 @@ struct MarketplaceTransitionTests {
                 let cookie = try await ConsoleSignIn.session(stack.relay, token: support)
                 let page = try await stack.relay.request("/console/items/\(id)", headers: [("Cookie", cookie)])
                 #expect(page.body.contains("Entrupy asks for new photos: Photo of the size tag is blurry; Insole photo missing (customer state: awaiting_photos)"))
-                let changes = try await stack.relay.get("/v1/changes?limit=100", token: support).json?["changes"] as? [[String: Any]] ?? []
-                #expect(changes.filter { $0["kind"] as? String == "result.retake_requested" }.count == 1)
+                // The feed serves a change once every older transaction in the cluster has ended: under the
+                // whole suite's load that can take a moment.
+                #expect(try await eventually(timeout: .seconds(30)) {
+                    let changes = try await stack.relay.get("/v1/changes?limit=100", token: support).json?["changes"] as? [[String: Any]] ?? []
+                    return changes.filter { $0["kind"] as? String == "result.retake_requested" }.count == 1
+                })
             }
         }
     }
