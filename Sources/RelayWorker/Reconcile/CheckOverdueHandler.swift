@@ -38,11 +38,12 @@ public struct CheckOverdueHandler: JobHandler {
             // attempt: the item is not asked about at this threshold again, so a pass cannot
             // spend every run on the same items.
             let result = error.jobResult
-            if case .discard = result.outcome {
-                try await store.markOverdue(entrupyID: args.entrupyID, threshold: args.threshold)
-            } else if context.isLastAttempt {
-                try await store.markOverdue(entrupyID: args.entrupyID, threshold: args.threshold)
+            let givenUp: Bool
+            switch result.outcome {
+            case .discard: givenUp = true
+            default: givenUp = context.isLastAttempt
             }
+            if givenUp { try await store.markOverdue(entrupyID: args.entrupyID, threshold: args.threshold) }
             return result
         }
     }
