@@ -78,7 +78,7 @@ struct RulesCommand: AsyncParsableCommand {
                     "transition": .string(transition.kind.rawValue),
                     "deliveries": .array(planned.map { delivery in
                         .object(["rule": .string(delivery.rule), "channel": .string(delivery.channel.rawValue),
-                                 "target": .string(delivery.target), "payload": delivery.payload.json])
+                                 "target": .string(delivery.target), "payload": delivery.payload.shownJSON])
                     }),
                 ])
                 print(output.jsonText)

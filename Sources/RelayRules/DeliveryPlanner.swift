@@ -40,7 +40,8 @@ public enum DeliveryPlanner {
                                        "data": event.data]) }
         return rules.matching(event.kind).flatMap { rule in
             rule.actions.enumerated().map { index, action in
-                render(action, rule: rule.name, index: index, values: values, body: body, transitionIndex: 0, entrupyID: "")
+                render(action, rule: rule.name, index: index, values: values, body: body, transitionIndex: 0, entrupyID: "",
+                       operational: true)
             }
         }
     }
@@ -65,10 +66,11 @@ public enum DeliveryPlanner {
                       entrupyID: subject.item.entrupyID)
     }
 
-    /// One action rendered: an email from the template values, a callback carrying `body`
-    /// (built only for a callback).
-    static func render(_ action: RuleAction, rule: String, index: Int, values: [String: String], body: () -> JSONValue,
-                       transitionIndex: Int, entrupyID: String) -> PlannedDelivery {
+    /// One action rendered: an email from the template values, a callback carrying the
+    /// action's body (`WebhookBody`), or `body`, the relay's own, when it has none (built only
+    /// then). `operational` says the values are an operational event's (a preset's line differs).
+    public static func render(_ action: RuleAction, rule: String, index: Int, values: [String: String], body: () -> JSONValue,
+                              transitionIndex: Int, entrupyID: String, operational: Bool = false) -> PlannedDelivery {
         switch action {
         case .email(let email):
             let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
@@ -77,7 +79,8 @@ public enum DeliveryPlanner {
                                    target: emailTarget(email.to), payload: payload, signingKeyID: nil)
         case .webhook(let webhook):
             let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
-                                                        body: body().jsonText))
+                                                        body: webhook.body.render(values, operational: operational, standard: body),
+                                                        unsigned: webhook.unsigned))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
                                    target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID)
         }

@@ -1,9 +1,11 @@
 import Mustache
 
 /// A Mustache template from the rules file. Plain-text fields (subject, text) render values
-/// as they are; HTML bodies escape them, so item data cannot inject markup.
+/// as they are; HTML bodies escape them, so item data cannot inject markup; JSON bodies
+/// (a callback's `body:`) escape them as the inside of a JSON string (`JSONStringContent`),
+/// so item data cannot end the string it is written in.
 public struct NotificationTemplate: Sendable {
-    public enum Kind: Sendable { case text, html }
+    public enum Kind: Sendable { case text, html, json }
 
     public let source: String
     public let kind: Kind
@@ -12,12 +14,36 @@ public struct NotificationTemplate: Sendable {
     public init(_ source: String, kind: Kind) throws {
         self.source = source
         self.kind = kind
-        // The pragma switches swift-mustache's default HTML escaping off for plain text.
-        self.template = try MustacheTemplate(string: kind == .text ? "{{% CONTENT_TYPE: TEXT}}" + source : source)
+        // The pragma switches swift-mustache's default HTML escaping off for plain text, or to
+        // JSON string escaping for a callback body.
+        switch kind {
+        case .text: self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + source)
+        case .html: self.template = try MustacheTemplate(string: source)
+        case .json:
+            JSONStringContent.register()
+            self.template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(JSONStringContent.name)}}" + source)
+        }
     }
 
     public func render(_ values: [String: String]) -> String {
         template.render(values)
+    }
+
+    /// Tags that would write a value unescaped or change how the rest is read: triple
+    /// mustaches and `{{& name}}`, pragmas (`{{% CONTENT_TYPE: ...}}`) and new delimiters
+    /// (`{{= ... =}}`). A JSON body refuses them, since each would let item data out of its string.
+    public static func escapeBypassingTags(in source: String) -> [String] {
+        var tags: [String] = []
+        var rest = Substring(source)
+        while let open = rest.range(of: "{{") {
+            rest = rest[open.upperBound...]
+            let tag = rest.drop { $0 == " " }
+            if let first = tag.first, "{&%=".contains(first) {
+                let end = rest.range(of: "}}")?.upperBound ?? rest.endIndex
+                tags.append("{{" + rest[..<end])
+            }
+        }
+        return tags
     }
 
     /// Names the template refers to (variables and sections), for validation; partials are

@@ -40,7 +40,9 @@ public struct RuleSet: Sendable {
     public var signingKeys: [String: WebhookSecret] {
         var keys: [String: WebhookSecret] = [:]
         for rule in rules {
-            for case .webhook(let action) in rule.actions { keys[action.signingKeyID] = action.secret }
+            for case .webhook(let action) in rule.actions {
+                if let keyID = action.signingKeyID, let secret = action.secret { keys[keyID] = secret }
+            }
         }
         return keys
     }

@@ -45,17 +45,12 @@ extension RuleSetParser.State {
     }
 
     mutating func webhook(_ node: Node, field: String) -> WebhookAction? {
-        guard let fields = mapping(node, field: field, allowed: ["url", "secret", "headers"]) else { return nil }
+        let keys = ["url", "secret", "unsigned", "headers", "body", "preset", "text"]
+        guard let fields = mapping(node, field: field, allowed: keys) else { return nil }
         let before = problems.count
-        let url = string(fields["url"], field: "\(field).url", required: true, at: node)
-        if let url {
-            let parsed = URL(string: url)
-            if parsed == nil || !["http", "https"].contains(parsed?.scheme?.lowercased() ?? "")
-                || (parsed?.host ?? "").isEmpty || parsed?.fragment != nil {
-                problem("\(field).url", "\"\(url)\" is not an absolute http or https URL", at: fields["url"])
-            }
-        }
-        let secret = signingSecret(fields["secret"], field: "\(field).secret", at: node)
+        let url = webhookURL(fields["url"], field: "\(field).url", at: node)
+        let body = webhookBody(fields, field: field, at: node)
+        let secret = webhookSecret(fields, preset: fields["preset"] != nil, field: field, at: node)
         var headers: [(name: String, value: String)] = []
         if let headersNode = fields["headers"] {
             if case .mapping(let pairs) = headersNode {
@@ -77,31 +72,14 @@ extension RuleSetParser.State {
                 problem("\(field).headers", "expected a mapping of header names to values", at: headersNode)
             }
         }
-        guard problems.count == before, let url, let secret else { return nil }
-        return WebhookAction(url: url, secret: secret, signingKeyID: secret.fingerprint, headers: headers)
+        guard problems.count == before, let url, let body else { return nil }
+        return WebhookAction(url: url, secret: secret, signingKeyID: secret?.fingerprint, headers: headers, body: body)
     }
 
     /// `whsec_...`, or `${NAME}` read from the environment (or `NAME_FILE`). Never echoed.
     mutating func signingSecret(_ node: Node?, field: String, at parent: Node) -> WebhookSecret? {
-        guard var text = string(node, field: field, required: true, at: parent) else { return nil }
-        text = text.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("${"), text.hasSuffix("}") {
-            let name = String(text.dropFirst(2).dropLast())
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                problem(field, "\"\(text)\" is not a valid ${NAME} reference", at: node)
-                return nil
-            }
-            let value: String?
-            do { value = try secret(name) } catch {
-                problem(field, "environment variable \(name): \(error)", at: node)
-                return nil
-            }
-            guard let value else {
-                problem(field, "environment variable \(name) is not set", at: node)
-                return nil
-            }
-            text = value
-        }
+        guard let written = string(node, field: field, required: true, at: parent),
+              let text = referencedValue(written, field: field, at: node)?.value else { return nil }
         guard text.hasPrefix("whsec_"), let secret = WebhookSecret.standardWebhooks(text) else {
             problem(field, "expected a Standard Webhooks secret: whsec_ followed by base64 (value not shown)", at: node)
             return nil

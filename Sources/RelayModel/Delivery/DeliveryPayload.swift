@@ -1,8 +1,9 @@
 /// What a delivery sends, fully rendered when it is planned, so a retry sends exactly what the
 /// first attempt did. `DeliveryPlanner` makes it; it is stored as JSON in `deliveries.payload`
 /// (`json`) and read back once (`init(stored:)`) for the deliverers. The stored shape is
-/// `{to, subject, text, html?}` for email and `{url, headers: [[name, value]], body}` for a
-/// webhook, unchanged since the first release: rows stored by any version read back.
+/// `{to, subject, text, html?}` for email and `{url, headers: [[name, value]], body, unsigned?}`
+/// for a webhook (`unsigned: true` only for a chat target sent without signature headers):
+/// rows stored by any version read back.
 public enum DeliveryPayload: Sendable, Equatable {
     case email(Email)
     case webhook(Webhook)
@@ -27,11 +28,15 @@ public enum DeliveryPayload: Sendable, Equatable {
         public var headers: [Header]
         /// The JSON document sent, as the text that is signed.
         public var body: String
+        /// Sent without Standard Webhooks headers, by design (a chat preset's target, whose
+        /// URL is its secret); a signed delivery whose secret is gone is not this.
+        public var unsigned: Bool
 
-        public init(url: String, headers: [Header], body: String) {
+        public init(url: String, headers: [Header], body: String, unsigned: Bool = false) {
             self.url = url
             self.headers = headers
             self.body = body
+            self.unsigned = unsigned
         }
     }
 
@@ -62,11 +67,13 @@ public enum DeliveryPayload: Sendable, Equatable {
             if let html = email.html { fields["html"] = .string(html) }
             return .object(fields)
         case .webhook(let webhook):
-            return .object([
+            var fields: [String: JSONValue] = [
                 "url": .string(webhook.url),
                 "headers": .array(webhook.headers.map { .array([.string($0.name), .string($0.value)]) }),
                 "body": .string(webhook.body),
-            ])
+            ]
+            if webhook.unsigned { fields["unsigned"] = .bool(true) }
+            return .object(fields)
         }
     }
 
@@ -85,7 +92,7 @@ public enum DeliveryPayload: Sendable, Equatable {
                       let value = parts[1].stringValue else { return nil }
                 return Header(name: name, value: value)
             }
-            self = .webhook(Webhook(url: url, headers: headers, body: body))
+            self = .webhook(Webhook(url: url, headers: headers, body: body, unsigned: json["unsigned"]?.boolValue == true))
         }
     }
 

@@ -5,7 +5,8 @@ import NIOHTTP1
 import RelayModel
 import RelayRuntime
 
-/// Sends signed callbacks. Redirects are not followed (a 3xx is reported as such) and the
+/// Sends callbacks, signed when the request has a secret (a chat preset's target may have none).
+/// Redirects are not followed (a 3xx is reported as such) and the
 /// whole exchange is bounded by `timeout`. Unless private callbacks are allowed, the target's
 /// host is resolved once, every address it resolves to must be global unicast, and the
 /// connection goes to a vetted address (`PinnedHTTPClients`): a second lookup by the HTTP

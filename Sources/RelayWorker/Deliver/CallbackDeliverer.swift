@@ -3,7 +3,8 @@ public import RelayModel
 public import RelayNotify
 import RelayRuntime
 
-/// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names.
+/// Sends a webhook delivery: the stored body, signed with the secret its fingerprint names,
+/// or unsigned when the stored payload says so (a chat preset's target, whose URL is its secret).
 /// 2xx delivers; 410 is final; 429 and 503 wait for their Retry-After; 3xx is not followed.
 /// Whose fault a failure is (`FailureCause`): the endpoint's when it could not be reached or
 /// its status says so (`FailureCause.ofCallbackStatus`), this delivery's for any other 4xx and
@@ -21,7 +22,12 @@ public struct CallbackDeliverer: Sendable {
         guard case .webhook(let payload) = delivery.payload else {
             return AttemptReport(result: .permanent, error: "stored webhook payload is incomplete (\(DeliveryPayload.required(for: .webhook)))")
         }
-        guard let keyID = delivery.signingKeyID, let secret = rules.current.signingKeys[keyID] else {
+        let secret: WebhookSecret?
+        if payload.unsigned {
+            secret = nil
+        } else if let keyID = delivery.signingKeyID, let found = rules.current.signingKeys[keyID] {
+            secret = found
+        } else {
             // The rules file no longer has this secret: a reload that restores it lets the retries succeed.
             return AttemptReport(result: .transient, error: "signing secret \(delivery.signingKeyID ?? "-") is not in the rules in force",
                                  cause: .delivery)
