@@ -12,7 +12,8 @@ struct TargetsCommand: AsyncParsableCommand {
         discussion: "A target is a callback endpoint (scheme, host, port and path, shown as origin/***#fingerprint: a path may be a secret) "
             + "or `smtp`. Only what says it is unwell (no connection, timeouts, 5xx, 429, 3xx, 401, 403, 404, 405) counts against it; "
             + "a message it refuses (other 4xx) fails alone. An open or disabled target's deliveries are held: "
-            + "not attempted, no attempt counted. Only targets that ever failed or were disabled are listed.",
+            + "not attempted, no attempt counted. Only targets that ever failed or were disabled are listed, and those the rules file's "
+            + "`targets:` list gives a rate limit (ID 0 when it has no row of its own).",
         subcommands: [List.self, Enable.self, Disable.self])
 
     struct List: AsyncParsableCommand {
@@ -24,9 +25,10 @@ struct TargetsCommand: AsyncParsableCommand {
         func run() async throws {
             let environment = try CommandEnvironment(receiving: false)
             let logger = environment.logger
-            let targets = try await CommandEnvironment.database(environment) { client in
+            let stored = try await CommandEnvironment.database(environment) { client in
                 try await PostgresTargetHealthStore(client: client, logger: logger).list()
             }
+            let targets = TargetsCommand.withRateLimits(stored, environment: environment)
             if json {
                 print(try OutputFormat.json(targets.map(APITarget.init)))
                 return
@@ -35,10 +37,11 @@ struct TargetsCommand: AsyncParsableCommand {
                 let health = summary.health
                 return [String(health.id ?? 0), health.key, health.state.rawValue, ISODate.text(health.stateSince),
                         String(summary.held), String(health.consecutiveFailures),
-                        health.state == .open ? health.nextProbeAt.map(ISODate.text) ?? "-" : "-", health.lastError ?? "-"]
+                        health.state == .open ? health.nextProbeAt.map(ISODate.text) ?? "-" : "-", summary.rateLimit?.text ?? "-",
+                        health.lastError ?? "-"]
             }
             print(rows.isEmpty ? "no targets have failed" : OutputFormat.render(
-                header: ["ID", "TARGET", "STATE", "SINCE", "HELD", "FAILURES IN A ROW", "NEXT PROBE", "LAST ERROR"], rows: rows))
+                header: ["ID", "TARGET", "STATE", "SINCE", "HELD", "FAILURES IN A ROW", "NEXT PROBE", "RATE LIMIT", "LAST ERROR"], rows: rows))
         }
     }
 

@@ -4,11 +4,14 @@ public import RelayModel
 /// fingerprint, so a delivery stored under an older file still finds its key.
 public struct RuleSet: Sendable {
     public var rules: [Rule]
+    /// The `targets:` list's rate limits, by the target's key (an origin, or `smtp`): `rateLimit(of:)`.
+    public var rateLimits: [String: TargetRateLimit]
 
     public static let empty = RuleSet(rules: [])
 
-    public init(rules: [Rule]) {
+    public init(rules: [Rule], rateLimits: [String: TargetRateLimit] = [:]) {
         self.rules = rules
+        self.rateLimits = rateLimits
     }
 
     /// The rules that fire for a subject: tried in order; a match stops unless it says `continue`.

@@ -16,13 +16,15 @@ public struct RuleSetParser: Sendable {
         var state = State(secret: secret)
         let rules = state.document(text)
         if !state.problems.isEmpty { throw RuleSetError(problems: state.problems) }
-        return RuleSet(rules: rules)
+        return RuleSet(rules: rules, rateLimits: state.rateLimits)
     }
 
     /// The walk over the YAML tree; `problems` grows as it goes.
     struct State {
         let secret: @Sendable (String) throws -> String?
         var problems: [RuleProblem] = []
+        /// The `targets:` list's rate limits (`RuleSetParser+Targets`).
+        var rateLimits: [String: TargetRateLimit] = [:]
         /// The rule being read, for messages.
         var rule: String?
         /// The variables the rule's templates may use: an item's, an operational event's, or
@@ -45,10 +47,11 @@ public struct RuleSetParser: Sendable {
                 problem("", "not valid YAML: \(error)", at: nil)
                 return []
             }
-            guard let root, let top = mapping(root, field: "", allowed: ["rules"]) else {
+            guard let root, let top = mapping(root, field: "", allowed: ["rules", "targets"]) else {
                 if root == nil { problem("", "the file is empty; expected a top-level `rules:` list", at: nil) }
                 return []
             }
+            if let targets = top["targets"] { rateLimits = self.targets(targets) }
             guard let list = top["rules"] else {
                 problem("rules", "required: a list of rules", at: root)
                 return []

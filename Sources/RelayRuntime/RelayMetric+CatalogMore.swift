@@ -35,6 +35,8 @@ extension RelayMetric {
         "Deliveries held because their target's breaker is open or the target disabled.")
     public static let deliveriesReleased = RelayMetric("relay_deliveries_released_total", .counter,
         "Held deliveries released to be sent again.")
+    public static let deliveriesThrottled = RelayMetric("relay_deliveries_throttled_total", .counter, labels: ["channel"],
+        "Deliveries put off because their target's rate limit had no slot free within a second (rules file targets:).")
     public static let targetChanges = RelayMetric("relay_target_changes_total", .counter, labels: ["change"],
         "Changes of a target's state, by change: target.opened, target.disabled, target.recovered.")
     public static let targetState = RelayMetric("relay_target_state", .gauge, labels: ["target"],
@@ -90,7 +92,7 @@ extension RelayMetric {
         entrupyAPIDuration, entrupyBudgetWait, entrupyUp, countFoldDuration, countFoldFailures,
         syncPasses, syncPassDuration, syncBlindPasses, syncPages, syncItemsChecked, syncChanges, syncItemsUnreadable,
         syncApplyFailures, syncLastCompleteTimestamp, syncLastCompleteAge, syncLastItemsChecked, syncLastChangesFound,
-        deliveries, deliveryDuration, deliveriesHeld, deliveriesReleased, targetChanges, targetState, targetHeldDeliveries,
+        deliveries, deliveryDuration, deliveriesHeld, deliveriesReleased, deliveriesThrottled, targetChanges, targetState, targetHeldDeliveries,
         targetMaintenanceFailures,
         retentionPrunedRows, retentionOldest, retentionBatchDuration, retentionWALBytes, retentionPassDuration, retentionFailures,
         buildInfo, changeFeedLag, apiAuthFailures, sdkUsersWithoutUsername,

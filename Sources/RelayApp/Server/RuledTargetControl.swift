@@ -16,8 +16,9 @@ struct RuledTargetControl: TargetQueries {
         self.rules = rules
     }
 
+    /// The store's targets with the rate limits of the rules in force.
     func list() async throws -> [TargetSummary] {
-        try await store.list()
+        rules.current.withRateLimits(try await store.list())
     }
 
     func set(_ target: String, enabled: Bool, by operatorName: String) async throws -> TargetHealth? {

@@ -47,7 +47,7 @@ extension WorkerAssembly {
                 alerts: { [rules] event in DeliveryPlanner.plan(rules: rules.current, event: event) },
                 outcomes: DeliveryOutcomeWrites(),
                 workerID: workerID, logger: logger
-            ))
+            ).throttled(by: DeliveryThrottle(rules: { [rules] in rules.current }, slots: PostgresTargetThrottle(client: client, logger: logger))))
         }
     }
 

@@ -40,13 +40,15 @@ extension ConsoleViews {
         context["targets"] = targets.map { summary -> [String: Any] in
             let health = summary.health
             var row: [String: Any] = [
-                "id": health.id ?? 0, "target": health.key, "state": health.state.rawValue, "since": time(health.stateSince),
+                "id": health.id.map(String.init) ?? health.key, "target": health.key, "state": health.state.rawValue, "since": time(health.stateSince),
                 "held": summary.held, "oldest_held": time(summary.oldestHeldSince), "failures": health.consecutiveFailures,
                 "failing_since": time(health.failingSince), "last_error": health.lastError ?? "–",
                 "next_probe": health.state == .open ? time(health.nextProbeAt) : "–",
                 "disabled_by": health.state == .disabled ? health.disabledBy ?? "–" : "–",
+                "rate_limit": summary.rateLimit?.text ?? "–",
             ]
-            if canSwitch {
+            // A target listed for its rate limit alone has no row (no ID) to enable or disable.
+            if canSwitch, health.id != nil {
                 row["canEnable"] = health.state != .healthy
                 row["canDisable"] = health.state != .disabled
             }

@@ -7,10 +7,13 @@ public struct TargetSummary: Sendable, Equatable {
     public var held: Int
     /// The oldest of them was held since.
     public var oldestHeldSince: Date?
+    /// Its rate limit, from the rules file's `targets:` list (its origin's, or smtp's); nil: none.
+    public var rateLimit: TargetRateLimit?
 
-    public init(health: TargetHealth, held: Int, oldestHeldSince: Date?) {
+    public init(health: TargetHealth, held: Int, oldestHeldSince: Date?, rateLimit: TargetRateLimit? = nil) {
         self.health = health
         self.held = held
         self.oldestHeldSince = oldestHeldSince
+        self.rateLimit = rateLimit
     }
 }

@@ -29,6 +29,8 @@ public struct DeliveryHandler: JobHandler {
     let outcomes: any DeliveryOutcomeRecording
     let workerID: String
     let logger: Logger
+    /// Targets' rate limits (`throttled(by:)`); nil throttles none.
+    var throttle: DeliveryThrottle?
 
     /// A held delivery's job sleeps this long (jittered): a probe or the drain wakes it
     /// sooner; this only bounds how long a hold can outlive a lost wake-up.
@@ -77,6 +79,7 @@ public struct DeliveryHandler: JobHandler {
             return .snooze(.milliseconds(Int64.random(in: 300...700)))
         }
         defer { limiter.release(target) }
+        if let snoozed = try await awaitThrottleSlot(delivery, key: key) { return snoozed }
         return try await attemptAndDecide(delivery, key: key, health: admitted.health, probe: admitted.probe)
     }
 

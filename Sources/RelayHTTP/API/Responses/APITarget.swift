@@ -19,12 +19,14 @@ public struct APITarget: Encodable, Sendable {
     /// Deliveries held for it now, and since when the oldest.
     let held: Int
     @AlwaysPresent var oldestHeldSince: Date?
+    /// The rules file's rate limit for it (`5/s`, `30/m`); null: none.
+    @AlwaysPresent var rateLimit: String?
 
     enum CodingKeys: String, CodingKey {
         case id, target, state, stateSince = "state_since", failingSince = "failing_since"
         case consecutiveFailures = "consecutive_failures", lastError = "last_error", lastFailureAt = "last_failure_at"
         case lastSuccessAt = "last_success_at", nextProbeAt = "next_probe_at", disabledBy = "disabled_by", held
-        case oldestHeldSince = "oldest_held_since"
+        case oldestHeldSince = "oldest_held_since", rateLimit = "rate_limit"
     }
 
     public init(_ summary: TargetSummary) {
@@ -42,5 +44,6 @@ public struct APITarget: Encodable, Sendable {
         disabledBy = health.state == .disabled ? health.disabledBy : nil
         held = summary.held
         oldestHeldSince = summary.oldestHeldSince
+        rateLimit = summary.rateLimit?.text
     }
 }

@@ -1,0 +1,4 @@
+public import RelayStore
+public import RelayWorker
+
+extension PostgresTargetThrottle: TargetThrottling {}
