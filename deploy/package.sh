@@ -32,6 +32,7 @@ stage_files() {
   install -d "$stage/usr/share/doc/entrupy-relay/docs"   # beside the README, so its links hold
   install -m 0644 "$ROOT"/docs/*.md "$ROOT"/docs/*.png "$stage/usr/share/doc/entrupy-relay/docs/"
   install -m 0644 "$ROOT/deploy/rules/example.yaml" "$stage/usr/share/doc/entrupy-relay/examples/rules.yaml"
+  install -m 0644 "$ROOT/deploy/rules/chat.yaml" "$stage/usr/share/doc/entrupy-relay/examples/chat.yaml"
   install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$stage/usr/share/doc/entrupy-relay/examples/nginx.conf"
   install -m 0644 "$ROOT/deploy/prometheus/alerts.yml" "$stage/usr/share/doc/entrupy-relay/examples/prometheus-alerts.yml"
   install -m 0644 "$ROOT/deploy/grafana/entrupy-relay.json" "$stage/usr/share/doc/entrupy-relay/examples/grafana-dashboard.json"
