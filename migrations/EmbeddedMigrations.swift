@@ -44,4 +44,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0038_flag_requests.sql", PackageResources._038_flag_requests_sql),
     ("0039_overdue.sql", PackageResources._039_overdue_sql),
     ("0041_target_throttle.sql", PackageResources._041_target_throttle_sql),
+    ("0042_email_groups.sql", PackageResources._042_email_groups_sql),
 ]

@@ -74,7 +74,8 @@ public enum DeliveryPlanner {
         switch action {
         case .email(let email):
             let payload = DeliveryPayload.email(.init(to: email.to, subject: email.subject.render(values), text: email.text.render(values),
-                                                      html: email.html?.render(values)))
+                                                      html: email.html?.render(values),
+                                                      group: email.grouping?.group(rule: rule, actionIndex: index, to: email.to, values: values)))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
                                    target: emailTarget(email.to), payload: payload, signingKeyID: nil)
         case .webhook(let webhook):

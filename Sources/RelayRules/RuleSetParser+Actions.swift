@@ -26,7 +26,7 @@ extension RuleSetParser.State {
     }
 
     mutating func email(_ node: Node, field: String) -> EmailAction? {
-        guard let fields = mapping(node, field: field, allowed: ["to", "subject", "text", "html"]) else { return nil }
+        guard let fields = mapping(node, field: field, allowed: ["to", "subject", "text", "html"] + Self.groupingKeys) else { return nil }
         let before = problems.count
         var recipients: [String] = []
         if let toNode = fields["to"], let values = strings(toNode, field: "\(field).to") {
@@ -40,8 +40,9 @@ extension RuleSetParser.State {
         let subject = template(fields["subject"], field: "\(field).subject", kind: .text, required: true, at: node)
         let text = template(fields["text"], field: "\(field).text", kind: .text, required: true, at: node)
         let html = template(fields["html"], field: "\(field).html", kind: .html, required: false, at: node)
+        let emailGrouping = grouping(fields, field: field, at: node)
         guard problems.count == before, let subject, let text else { return nil }
-        return EmailAction(to: recipients, subject: subject, text: text, html: html)
+        return EmailAction(to: recipients, subject: subject, text: text, html: html, grouping: emailGrouping)
     }
 
     mutating func webhook(_ node: Node, field: String) -> WebhookAction? {

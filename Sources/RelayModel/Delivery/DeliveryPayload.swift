@@ -1,7 +1,7 @@
 /// What a delivery sends, fully rendered when it is planned, so a retry sends exactly what the
 /// first attempt did. `DeliveryPlanner` makes it; it is stored as JSON in `deliveries.payload`
 /// (`json`) and read back once (`init(stored:)`) for the deliverers. The stored shape is
-/// `{to, subject, text, html?}` for email and `{url, headers: [[name, value]], body, unsigned?}`
+/// `{to, subject, text, html?, group?}` for email and `{url, headers: [[name, value]], body, unsigned?}`
 /// for a webhook (`unsigned: true` only for a chat target sent without signature headers):
 /// rows stored by any version read back.
 public enum DeliveryPayload: Sendable, Equatable {
@@ -13,12 +13,15 @@ public enum DeliveryPayload: Sendable, Equatable {
         public var subject: String
         public var text: String
         public var html: String?
+        /// The group it is sent in, one email for the group (`EmailGroup`); nil: sent alone.
+        public var group: EmailGroup?
 
-        public init(to: [String], subject: String, text: String, html: String? = nil) {
+        public init(to: [String], subject: String, text: String, html: String? = nil, group: EmailGroup? = nil) {
             self.to = to
             self.subject = subject
             self.text = text
             self.html = html
+            self.group = group
         }
     }
 
@@ -65,6 +68,7 @@ public enum DeliveryPayload: Sendable, Equatable {
                 "to": .array(email.to.map(JSONValue.string)), "subject": .string(email.subject), "text": .string(email.text),
             ]
             if let html = email.html { fields["html"] = .string(html) }
+            if let group = email.group { fields["group"] = group.json }
             return .object(fields)
         case .webhook(let webhook):
             var fields: [String: JSONValue] = [
@@ -84,7 +88,8 @@ public enum DeliveryPayload: Sendable, Equatable {
         case .email:
             guard let to = json["to"]?.arrayValue?.compactMap(\.stringValue), !to.isEmpty,
                   let subject = json["subject"]?.stringValue, let text = json["text"]?.stringValue else { return nil }
-            self = .email(Email(to: to, subject: subject, text: text, html: json["html"]?.stringValue))
+            self = .email(Email(to: to, subject: subject, text: text, html: json["html"]?.stringValue,
+                                group: json["group"].flatMap(EmailGroup.init(stored:))))
         case .webhook:
             guard let url = json["url"]?.stringValue, let body = json["body"]?.stringValue else { return nil }
             let headers: [Header] = (json["headers"]?.arrayValue ?? []).compactMap { pair in

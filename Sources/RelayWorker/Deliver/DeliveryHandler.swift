@@ -14,6 +14,8 @@ import Tracing
 public struct DeliveryHandler: JobHandler {
     /// A claimed batch's deliveries load in one query, not one each.
     let loader: CoalescingLoader<Int64, DeliveryRecord>
+    /// Where an email group is locked and settled: the deliveries' store, when it can.
+    let groups: (any EmailGroupSending)?
     let email: (any DeliverySending)?
     let callbacks: any DeliverySending
     let schedule: RetrySchedule
@@ -44,6 +46,7 @@ public struct DeliveryHandler: JobHandler {
                 alerts: @escaping @Sendable (OperationalEvent) -> [PlannedDelivery] = { _ in [] }, outcomes: any DeliveryOutcomeRecording,
                 workerID: String, logger: Logger) {
         self.loader = CoalescingLoader { ids in try await deliveries.deliveries(ids: ids) }
+        self.groups = deliveries as? any EmailGroupSending
         self.email = email
         self.callbacks = callbacks
         self.schedule = schedule
@@ -64,6 +67,7 @@ public struct DeliveryHandler: JobHandler {
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
+        if let wait = Self.groupWait(of: delivery) { return .snooze(wait) }
 
         let (key, target) = TargetKey.keys(of: delivery)
         let admitted: (health: TargetHealth?, probe: Bool)
@@ -80,6 +84,7 @@ public struct DeliveryHandler: JobHandler {
         }
         defer { limiter.release(target) }
         if let snoozed = try await awaitThrottleSlot(delivery, key: key) { return snoozed }
+        if let grouped = try await attemptGroup(delivery, key: key, health: admitted.health, probe: admitted.probe) { return grouped }
         return try await attemptAndDecide(delivery, key: key, health: admitted.health, probe: admitted.probe)
     }
 

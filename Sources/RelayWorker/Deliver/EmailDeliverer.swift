@@ -33,6 +33,11 @@ public struct EmailDeliverer: Sendable {
         guard let message = message(for: delivery) else {
             return AttemptReport(result: .permanent, error: "stored email payload is incomplete (\(DeliveryPayload.required(for: .email)))")
         }
+        return await send(message)
+    }
+
+    /// One message through the SMTP client, its outcome as an attempt's report.
+    func send(_ message: MIMEMessage) async -> AttemptReport {
         do {
             let reply = try await client.send(message)
             return AttemptReport(result: .delivered, smtpReply: reply.description)

@@ -1,0 +1,72 @@
+public import Foundation
+import PostgresNIO
+public import RelayModel
+import RelayDatabase
+
+/// Email groups (`EmailGroup`): one email for the deliveries of a group that are pending when
+/// it is due. The deliveries are locked (`FOR UPDATE SKIP LOCKED`) while their email is sent,
+/// so two replicas never send one group twice, and settled together, each with its attempt,
+/// in the transaction that locked them.
+extension PostgresDeliveryStore {
+    /// Locks the deliveries of the group `key` (rule `rule`'s action `actionIndex`) that may be
+    /// attempted now (pending, or failed and due again) and were created no later than
+    /// `createdBy`, oldest first, at most `limit`; when they include `deliveryID`, runs `send`
+    /// with them and records the settlements it returns, in one statement, before the
+    /// transaction commits. Answers nil, sending nothing, when `deliveryID` is not among them
+    /// (another replica holds it, or it is not due).
+    public func sendGroup(of deliveryID: Int64, rule: String, actionIndex: Int, key: String, createdBy: Date, limit: Int,
+                          _ send: @escaping @Sendable ([DeliveryRecord]) async throws -> [GroupSettlement]) async throws -> [GroupSettlement]? {
+        try await client.withTransaction(logger: logger) { tx in
+            // One sender per group at a time: two claims scanning the group at once would
+            // each skip the rows the other had locked so far, and split it into two emails.
+            let sender = try await tx.query("SELECT pg_try_advisory_xact_lock(\(Self.groupLockClass), hashtext(\(key)))", logger: logger)
+            var acquired = false
+            for try await answer in sender.decode(Bool.self) { acquired = answer }
+            guard acquired else { return nil }
+            var values = NamedBindings()
+            values.set("rule", rule)
+            values.set("action_index", actionIndex)
+            values.set("group_key", key)
+            values.set("created_by", createdBy)
+            values.set("limit", limit)
+            var members: [DeliveryRecord] = []
+            let rows = try await tx.query(PostgresQuery(unsafeSQL: Self.claimGroupSQL.text, binds: values.bindings(for: Self.claimGroupSQL)),
+                                          logger: logger)
+            for try await row in rows { members.append(try Self.record(from: row)) }
+            guard members.contains(where: { $0.id == deliveryID }) else { return nil }
+            let settlements = try await send(members)
+            guard !settlements.isEmpty else { return settlements }
+            var settle = NamedBindings()
+            let writes = settlements.map {
+                DeliveryAttemptWrite(deliveryID: $0.deliveryID, attempt: $0.attempt, retryIn: $0.retryIn, ownFailure: $0.ownFailure)
+            }
+            DeliveryAttemptWrite.setValues(writes, named: "digest", in: &settle)
+            _ = try await tx.query(PostgresQuery(unsafeSQL: Self.settleGroupSQL.text, binds: settle.bindings(for: Self.settleGroupSQL)),
+                                   logger: logger)
+            return settlements
+        }
+    }
+
+    /// The advisory lock class of email groups (the second key is the group key's hash).
+    static let groupLockClass: Int32 = 46
+
+    /// The group's deliveries that may be attempted now, locked; found by
+    /// `deliveries_email_group` (migration 42). The key is compared whole after its hash.
+    static let claimGroupSQL = NamedSQL(recordSelect + """
+
+        WHERE d.rule = :rule::text AND d.action_index = :action_index::int AND d.channel = 'email' AND d.payload ? 'group'
+          AND d.state IN ('pending', 'failed')
+          AND md5(d.payload->'group'->>'key') = md5(:group_key::text) AND d.payload->'group'->>'key' = :group_key::text
+          AND (d.state = 'pending' OR d.next_attempt_at <= now()) AND d.created_at <= :created_by::timestamptz
+        ORDER BY d.id
+        LIMIT :limit::int
+        FOR UPDATE OF d SKIP LOCKED
+        """)
+
+    /// Every member's attempt and new state, as a deliver job's finish writes one's
+    /// (`DeliveryAttemptWrite`).
+    static let settleGroupSQL = NamedSQL("WITH digest_start AS (SELECT 1)" + DeliveryAttemptWrite.writeText(named: "digest") + """
+
+        SELECT count(*)::int8 FROM digest
+        """)
+}
