@@ -4,7 +4,7 @@ import PackageDescription
 
 /// Every numbered SQL file in migrations/, compiled into the binary (RelayMigrations).
 /// SwiftPM caches this list with the manifest's text: after adding a file, change this file too
-/// (the latest file, so that the change says which: 0038_flag_requests.sql).
+/// (the latest file, so that the change says which: 0043_silences_and_quiet_hours.sql).
 let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/migrations")) ?? [])
     .filter { $0.hasSuffix(".sql") }.sorted()
 
@@ -224,6 +224,7 @@ let package = Package(
                 .embedInCode("Resources/console/item.mustache"),
                 .embedInCode("Resources/console/deliveries.mustache"),
                 .embedInCode("Resources/console/targets.mustache"),
+                .embedInCode("Resources/console/silences.mustache"),
                 .embedInCode("Resources/console/message.mustache"),
                 .embedInCode("Resources/console/overview.mustache"),
                 .embedInCode("Resources/console/style.css"),

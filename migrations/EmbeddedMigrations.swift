@@ -43,6 +43,8 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0037_cheaper_writes.sql", PackageResources._037_cheaper_writes_sql),
     ("0038_flag_requests.sql", PackageResources._038_flag_requests_sql),
     ("0039_overdue.sql", PackageResources._039_overdue_sql),
+    ("0040_delivery_order.sql", PackageResources._040_delivery_order_sql),
     ("0041_target_throttle.sql", PackageResources._041_target_throttle_sql),
     ("0042_email_groups.sql", PackageResources._042_email_groups_sql),
+    ("0043_silences_and_quiet_hours.sql", PackageResources._043_silences_and_quiet_hours_sql),
 ]

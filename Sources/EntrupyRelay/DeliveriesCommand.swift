@@ -7,13 +7,13 @@ import RelayHTTP
 
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "deliveries", abstract: "Inspect and retry notifications.", subcommands: [List.self, Retry.self]
+        commandName: "deliveries", abstract: "Inspect and retry notifications.", subcommands: [List.self, Show.self, Retry.self]
     )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List deliveries, newest first.")
 
-        @Option(help: "Only deliveries in this state: pending, failed, delivered or dead.")
+        @Option(help: "Only deliveries in this state: pending, failed, delivered, dead or silenced.")
         var state: String?
 
         @Option(help: "Only deliveries for this Entrupy ID.")
@@ -72,7 +72,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
             }
             let rows = deliveries.map { delivery in
                 [String(delivery.id), delivery.entrupyID ?? "-", delivery.transition, delivery.rule, delivery.channel.rawValue,
-                 delivery.target, delivery.state.rawValue, String(delivery.attempts), delivery.lastError ?? "-"]
+                 delivery.target, Show.state(of: delivery, breaker: false), String(delivery.attempts), delivery.lastError ?? "-"]
             }
             print(rows.isEmpty ? "no deliveries" : OutputFormat.render(
                 header: ["ID", "ENTRUPY ID", "TRANSITION", "RULE", "CHANNEL", "TARGET", "STATE", "ATTEMPTS", "LAST ERROR"], rows: rows))
@@ -81,14 +81,14 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Attempt a dead or failed delivery again now, with the same idempotency key; or, without an ID, every one the filters name.",
+            abstract: "Attempt a dead, failed or silenced delivery again now, with the same idempotency key; or, without an ID, every one the filters name.",
             discussion: "Without an ID: the dead deliveries (or --state failed) of --rule, --target (as `deliveries list` shows it), --item, "
                 + "created in [--since, --until). Run it with --dry-run first: it prints how many match. At most 10000 at a time.")
 
         @Argument(help: "The delivery ID.")
         var id: Int64?
 
-        @Option(help: "Bulk: dead (the default) or failed.")
+        @Option(help: "Bulk: dead (the default), failed or silenced.")
         var state: String?
 
         @Option(help: "Bulk: only this rule's deliveries.")

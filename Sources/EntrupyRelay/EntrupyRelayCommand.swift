@@ -12,7 +12,7 @@ struct EntrupyRelayCommand: AsyncParsableCommand {
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, EventsCommand.self, ItemsCommand.self,
             JobsCommand.self, BackfillCommand.self, SyncCommand.self, RulesCommand.self, DeliveriesCommand.self, TokensCommand.self,
             ConfigCommand.self, MetricsCommand.self, WebhooksCommand.self, EntrupyCommand.self, PruneCommand.self, EraseCommand.self, ChangesCommand.self,
-            TargetsCommand.self,
+            TargetsCommand.self, SilencesCommand.self,
         ]
     )
 }

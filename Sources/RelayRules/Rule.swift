@@ -7,12 +7,15 @@ public struct Rule: Sendable {
     public var continues: Bool
     /// Where the rule starts in the file, for messages.
     public var line: Int?
+    /// When its deliveries are held (`quiet_hours`); nil: never.
+    public var quietHours: QuietHours?
 
-    public init(name: String, condition: RuleCondition, actions: [RuleAction], continues: Bool, line: Int? = nil) {
+    public init(name: String, condition: RuleCondition, actions: [RuleAction], continues: Bool, line: Int? = nil, quietHours: QuietHours? = nil) {
         self.name = name
         self.condition = condition
         self.actions = actions
         self.continues = continues
         self.line = line
+        self.quietHours = quietHours
     }
 }

@@ -78,7 +78,7 @@ public struct RuleSetParser: Sendable {
 
         mutating func rule(_ node: Node, index: Int) -> Rule? {
             rule = "#\(index + 1)"
-            guard let fields = mapping(node, field: "", allowed: ["name", "when", "notify", "continue"]) else { return nil }
+            guard let fields = mapping(node, field: "", allowed: ["name", "when", "notify", "continue", "quiet_hours"]) else { return nil }
             guard let nameNode = fields["name"] else {
                 problem("name", "required: every rule needs a unique name", at: node)
                 return nil
@@ -104,8 +104,9 @@ public struct RuleSetParser: Sendable {
             } else {
                 problem("notify", "required: a list of email or webhook actions", at: node)
             }
+            let quiet = fields["quiet_hours"].flatMap { self.quietHours($0) }
             guard problems.count == problemsBefore else { return nil }
-            return Rule(name: name, condition: condition, actions: actions, continues: continues, line: node.mark?.line)
+            return Rule(name: name, condition: condition, actions: actions, continues: continues, line: node.mark?.line, quietHours: quiet)
         }
 
         mutating func condition(_ node: Node) -> RuleCondition {

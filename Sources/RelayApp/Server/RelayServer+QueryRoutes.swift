@@ -36,6 +36,8 @@ extension RelayServer {
             targets: RuledTargetControl(store: PostgresTargetHealthStore(client: client, logger: logger), rules: rules)
         )
         routes.itemActions = .postgres(client: client, api: api, settings: settings, logger: logger)
+        routes.targetTests = RuledTargetTester(rules: rules, settings: settings, logger: logger)
+        routes.silences = PostgresSilenceStore(client: client, logger: logger)
         routes.add(to: router)
     }
 }

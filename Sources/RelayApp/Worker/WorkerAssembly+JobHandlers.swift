@@ -47,7 +47,16 @@ extension WorkerAssembly {
                 alerts: { [rules] event in DeliveryPlanner.plan(rules: rules.current, event: event) },
                 outcomes: DeliveryOutcomeWrites(),
                 workerID: workerID, logger: logger
-            ).throttled(by: DeliveryThrottle(rules: { [rules] in rules.current }, slots: PostgresTargetThrottle(client: client, logger: logger))))
+            ).pausing(pauses(rules: rules))
+            .throttled(by: DeliveryThrottle(rules: { [rules] in rules.current }, slots: PostgresTargetThrottle(client: client, logger: logger))))
+        }
+
+        /// Silences (read every two seconds) and the quiet hours of the rules in force.
+        func pauses(rules: RulesStore) -> DeliveryPauses {
+            let silences = PostgresSilenceStore(client: client, logger: logger)
+            return DeliveryPauses(silences: SilenceCache(reader: silences, logger: logger), reader: silences,
+                                  quietHours: { [rules] name in rules.current.rules.first { $0.name == name }?.quietHours },
+                                  records: DeliveryOutcomeWrites())
         }
     }
 

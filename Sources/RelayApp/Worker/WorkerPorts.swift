@@ -19,3 +19,5 @@ extension PostgresSyncStore: SyncStoring {}
 extension PostgresRetentionStore: RetentionStoring {}
 extension PostgresTargetHealthStore: TargetMaintaining {}
 extension DeliveryOutcomeWrites: DeliveryOutcomeRecording {}
+extension DeliveryOutcomeWrites: DeliveryPauseRecording {}
+extension PostgresSilenceStore: SilenceReading {}

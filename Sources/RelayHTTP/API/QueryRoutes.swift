@@ -38,6 +38,10 @@ public struct QueryRoutes: Sendable {
     public var targets: (any TargetQueries)?
     /// Flag and refresh (`/v1/items/{id}/flag`, `/refresh` and the console's); nil: they answer 503.
     public var itemActions: ItemActions?
+    /// Test sends to the rules' targets (`/v1/targets/test`, the console's "Send test"); nil: not served.
+    public var targetTests: (any TargetTesting)?
+    /// Silences (`/v1/silences`, the console's Silences page); nil: not served.
+    public var silences: (any SilenceStoring)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
@@ -79,6 +83,8 @@ public struct QueryRoutes: Sendable {
         if let erasures { ErasuresAPIController(erasures: erasures).addRoutes(to: v1) }
         if let changes { ChangesAPIController(feed: changes).addRoutes(to: v1) }
         if let targets { TargetsAPIController(targets: targets).addRoutes(to: v1) }
+        if let targetTests { TargetTestAPIController(tests: targetTests).addRoutes(to: v1) }
+        if let silences { SilencesAPIController(silences: silences).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         var console = ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer,
@@ -86,6 +92,8 @@ public struct QueryRoutes: Sendable {
                                         sessionLifetime: sessionLifetime, secureCookies: secureCookies, exports: exports, slots: slots,
                                         tokenConcurrency: tokenConcurrency, imageSources: imageSources)
         console.actions = itemActions
+        console.targetTests = targetTests
+        console.silences = silences
         console.addRoutes(to: router)
     }
 }

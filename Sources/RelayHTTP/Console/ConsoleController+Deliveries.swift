@@ -40,7 +40,8 @@ extension ConsoleController {
     /// The bulk retry's filter for what a search shows: nil (no bulk action) for a search by
     /// webhook ID, or in a state a retry does not move.
     static func bulkFilter(_ search: DeliverySearch) throws -> DeliveryFilter? {
-        guard search.webhookID == nil, search.state == nil || search.state == .dead || search.state == .failed else { return nil }
+        guard search.webhookID == nil, search.state == nil || search.state == .dead || search.state == .failed
+                || search.state == .silenced else { return nil }
         return try DeliveryFilter.parse(state: search.state?.rawValue, rule: search.rule, target: search.target, item: search.item,
                                         channel: search.channel?.rawValue, since: search.since, until: search.until)
     }
@@ -59,7 +60,7 @@ extension ConsoleController {
             throw APIError(.badRequest, error.description)
         }
         guard let filter = try? Self.bulkFilter(query.search) else {
-            throw APIError(.badRequest, "a bulk retry takes dead or failed deliveries, and not one webhook ID")
+            throw APIError(.badRequest, "a bulk retry takes dead, failed or silenced deliveries, and not one webhook ID")
         }
         let by = "console \(session.caller.name)"
         let counted: BulkRetryReport
@@ -96,7 +97,9 @@ extension ConsoleController {
         let session = try Self.signedIn(context)
         guard let targets else { throw APIError(.serviceUnavailable, "targets are not available here") }
         let done = try request.queryPairs().first { $0.0 == "done" }?.1
-        return render("targets", ConsoleViews.targets(try await targets.list(), session: session, notice: done.flatMap { Self.targetNotices[$0] }))
+        var view = ConsoleViews.targets(try await targets.list(), session: session, notice: done.flatMap { Self.targetNotices[$0] })
+        if let targetTests { ConsoleViews.addTargetTests(&view, actions: targetTests.actions(), session: session) }
+        return render("targets", view)
     }
 
     @Sendable func enableTarget(_ request: Request, context: RelayRequestContext) async throws -> Response {

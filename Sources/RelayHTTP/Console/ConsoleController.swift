@@ -38,6 +38,10 @@ public struct ConsoleController: Sendable {
     let library: MustacheLibrary
     /// Flag and refresh (nil, as in the router tests: neither is offered).
     var actions: ItemActions?
+    /// The targets page's "Send test" (nil: not offered).
+    var targetTests: (any TargetTesting)?
+    /// The Silences page (nil: not offered).
+    var silences: (any SilenceStoring)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,
@@ -86,6 +90,10 @@ public struct ConsoleController: Sendable {
             .on(.get, "targets", needs: .readDeliveries, use: targetsPage)
             .on(.post, "targets/{id}/enable", needs: .retryDeliveries, use: enableTarget)
             .on(.post, "targets/{id}/disable", needs: .retryDeliveries, use: disableTarget)
+            .on(.post, "targets/test", needs: .testTargets, use: testTarget)
+            .on(.get, "silences", needs: .readDeliveries, use: silencesPage)
+            .on(.post, "silences", needs: .retryDeliveries, use: createSilence)
+            .on(.post, "silences/{id}/expire", needs: .retryDeliveries, use: expireSilence)
     }
 
     // MARK: Signing in and out

@@ -12,7 +12,7 @@ enum ConsoleTemplates {
             ("header", PackageResources.header_mustache), ("footer", PackageResources.footer_mustache),
             ("login", PackageResources.login_mustache), ("items", PackageResources.items_mustache),
             ("overview", PackageResources.overview_mustache), ("deliveries", PackageResources.deliveries_mustache),
-            ("targets", PackageResources.targets_mustache),
+            ("targets", PackageResources.targets_mustache), ("silences", PackageResources.silences_mustache),
             ("item", PackageResources.item_mustache), ("message", PackageResources.message_mustache),
         ]
         for (name, bytes) in templates {

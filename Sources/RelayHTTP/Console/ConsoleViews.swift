@@ -75,14 +75,18 @@ enum ConsoleViews {
             var view: [String: Any] = [
                 "id": d.id, "rule": d.rule, "channel": d.channel.rawValue, "target": d.target, "state": d.state.rawValue,
                 "transition": d.transition, "attempt_count": d.attempts, "idempotency_key": d.idempotencyKey,
-                "canRetry": role.allows(.retryDeliveries) && (d.state == .failed || d.state == .dead),
+                "canRetry": role.allows(.retryDeliveries) && (d.state == .failed || d.state == .dead || d.state == .silenced),
                 "attempts": history.attempts.map { a -> [String: Any] in
                     ["attempt": a.attempt, "started_at": time(a.startedAt), "outcome": a.outcome.rawValue,
                      "duration_ms": a.durationMilliseconds,
-                     "status": a.statusCode.map { "HTTP \($0)" } ?? a.smtpReply.map { "SMTP \($0)" } ?? "–", "error": a.error ?? "–"]
+                     "status": a.statusCode.map { "HTTP \($0)" } ?? a.smtpReply.map { "SMTP \($0)" } ?? "–",
+                     "error": attemptNote(a)]
                 },
             ]
             if let error = d.lastError { view["last_error"] = error }
+            if let behind = d.shownHeldBehind { view["held_behind"] = String(behind) }
+            if let pause = d.pauseText() { view["pause"] = pause }
+            if let group = groupNote(d) { view["group"] = group }
             return view
         }
         return context

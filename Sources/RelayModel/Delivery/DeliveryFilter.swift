@@ -4,7 +4,7 @@ public import Foundation
 /// dead (or failed) ones, narrowed by rule, target, item and creation time. Pure: parsed and
 /// checked here, turned into SQL by `PostgresBulkRetry`.
 public struct DeliveryFilter: Sendable, Equatable {
-    /// `dead` (the default) or `failed`: the states a retry can move on.
+    /// `dead` (the default), `failed` or `silenced`: the states a retry can move on.
     public var state: DeliveryState = .dead
     public var rule: String?
     /// As deliveries show it: scheme and host (`https://hooks.example.com/***`), or an email's recipients.
@@ -31,8 +31,8 @@ public struct DeliveryFilter: Sendable, Equatable {
                              since: Date?, until: Date?) throws(Invalid) -> DeliveryFilter {
         var filter = DeliveryFilter()
         if let state {
-            guard let parsed = DeliveryState(rawValue: state), parsed == .dead || parsed == .failed else {
-                throw Invalid(field: "state", reason: "must be dead or failed (the states a retry moves on)")
+            guard let parsed = DeliveryState(rawValue: state), parsed == .dead || parsed == .failed || parsed == .silenced else {
+                throw Invalid(field: "state", reason: "must be dead, failed or silenced (the states a retry moves on)")
             }
             filter.state = parsed
         }

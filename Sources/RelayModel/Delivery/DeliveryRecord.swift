@@ -43,9 +43,18 @@ public struct DeliveryRecord: Sendable, Equatable {
     /// While its target's breaker holds it: the target (`TargetKey`) and since when.
     public var heldBy: String?
     public var heldSince: Date?
+    /// The silence that stopped it (`silenced`); kept after a redrive, which then sends it anyway.
+    public var silenceID: Int64?
+    /// Held for its rule's quiet hours until then (shown while in the future and still unsettled).
+    public var quietUntil: Date?
+    /// While it is held behind an earlier delivery for the same item and target (order per item
+    /// and target): that delivery's ID. Released when that one is delivered or dead.
+    public var heldBehind: Int64?
+    /// What the deliver handler's load found it must wait for (`DeliveryOrderBlocker`); nil elsewhere.
+    public var orderBlocker: DeliveryOrderBlocker?
 
     public init(id: Int64, itemEventID: Int64?, entrupyID: String?, operationalEventID: Int64? = nil, rule: String, actionIndex: Int, channel: DeliveryChannel, target: String, payload: DeliveryPayload? = nil, signingKeyID: String? = nil, idempotencyKey: String, state: DeliveryState, attempts: Int, scheduleBase: Int, lastError: String? = nil, nextAttemptAt: Date? = nil, createdAt: Date, deliveredAt: Date? = nil, transition: String, payloadRemoved: String? = nil, attemptsRemovedAt: Date? = nil,
-                heldBy: String? = nil, heldSince: Date? = nil) {
+                heldBy: String? = nil, heldSince: Date? = nil, silenceID: Int64? = nil, quietUntil: Date? = nil, heldBehind: Int64? = nil, orderBlocker: DeliveryOrderBlocker? = nil) {
         self.id = id
         self.itemEventID = itemEventID
         self.entrupyID = entrupyID
@@ -69,5 +78,9 @@ public struct DeliveryRecord: Sendable, Equatable {
         self.attemptsRemovedAt = attemptsRemovedAt
         self.heldBy = heldBy
         self.heldSince = heldSince
+        self.heldBehind = heldBehind
+        self.orderBlocker = orderBlocker
+        self.silenceID = silenceID
+        self.quietUntil = quietUntil
     }
 }

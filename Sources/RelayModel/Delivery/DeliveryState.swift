@@ -5,4 +5,6 @@ public enum DeliveryState: String, Sendable, CaseIterable {
     case failed
     case delivered
     case dead
+    /// Stopped by a silence (`DeliveryRecord.silenceID`): never sent unless an operator redrives it.
+    case silenced
 }

@@ -24,7 +24,8 @@ extension PostgresDeliveryStore {
                d.signing_key_id, d.idempotency_key, d.state, d.attempts, d.last_error, d.next_attempt_at, d.created_at,
                d.delivered_at,
                coalesce(e.kind, (SELECT o.kind FROM operational_events o WHERE o.id = d.operational_event_id)),
-               d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target, d.held_since, d.operational_event_id
+               d.schedule_base, d.payload_removed, d.attempts_removed_at, d.held_target, d.held_since, d.operational_event_id,
+               d.silence_id, d.quiet_until, d.held_behind
         FROM deliveries d LEFT JOIN item_events e ON e.id = d.item_event_id
         """
 
@@ -39,13 +40,16 @@ extension PostgresDeliveryStore {
         let delivered: Date? = try cells.next(), kind: String = try cells.next(), scheduleBase: Int = try cells.next()
         let payloadRemoved: String? = try cells.next(), attemptsRemovedAt: Date? = try cells.next()
         let heldTarget: String? = try cells.next(), heldSince: Date? = try cells.next(), operationalID: Int64? = try cells.next()
-        return DeliveryRecord(
+        let silenceID: Int64? = try cells.next(), quietUntil: Date? = try cells.next()
+        var record = DeliveryRecord(
             id: id, itemEventID: eventID, entrupyID: entrupyID, operationalEventID: operationalID, rule: rule, actionIndex: index,
             channel: channel, target: target, payload: payload.flatMap(JSONValue.init(jsonText:)).flatMap { DeliveryPayload(stored: $0, channel: channel) },
             signingKeyID: keyID, idempotencyKey: key, state: state, attempts: attempts, scheduleBase: scheduleBase,
             lastError: lastError, nextAttemptAt: next, createdAt: created, deliveredAt: delivered, transition: kind,
             payloadRemoved: payloadRemoved, attemptsRemovedAt: attemptsRemovedAt,
-            heldBy: heldSince == nil ? nil : heldTarget, heldSince: heldSince)
+            heldBy: heldSince == nil ? nil : heldTarget, heldSince: heldSince, silenceID: silenceID, quietUntil: quietUntil)
+        try readOrder(from: row, into: &record)
+        return record
     }
 
     /// The deliveries a deliver worker is about to send, by ID. Run for every batch it
@@ -59,7 +63,7 @@ extension PostgresDeliveryStore {
     struct LoadStatement: OneParameterStatement {
         typealias Row = DeliveryRecord
         static let name = "deliveries_load"
-        static let sql = recordSelect + " WHERE d.id = ANY($1::bigint[])"
+        static let sql = withOrderBlocker(recordSelect + " WHERE d.id = ANY($1::bigint[])")
 
         /// The deliveries' IDs.
         let parameter: [Int64]
@@ -73,7 +77,7 @@ extension PostgresDeliveryStore {
     struct LoadOneStatement: OneParameterStatement {
         typealias Row = DeliveryRecord
         static let name = "deliveries_load_one"
-        static let sql = recordSelect + " WHERE d.id = $1::bigint"
+        static let sql = withOrderBlocker(recordSelect + " WHERE d.id = $1::bigint")
 
         /// The delivery's ID.
         let parameter: Int64

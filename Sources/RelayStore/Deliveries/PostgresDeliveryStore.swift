@@ -111,7 +111,7 @@ public struct PostgresDeliveryStore: Sendable {
                 try await tx.query("UPDATE deliveries SET next_attempt_at = now(), updated_at = now() WHERE id = \(id)", logger: logger)
             case nil:
                 try await tx.query("""
-                    UPDATE deliveries SET state = CASE WHEN state = \(DeliveryState.dead) THEN \(DeliveryState.pending) ELSE state END,
+                    UPDATE deliveries SET state = CASE WHEN state IN (\(DeliveryState.dead), \(DeliveryState.silenced)) THEN \(DeliveryState.pending) ELSE state END,
                            schedule_base = attempts, next_attempt_at = now(), updated_at = now()
                     WHERE id = \(id)
                     """, logger: logger)

@@ -31,6 +31,8 @@ public struct DeliveryHandler: JobHandler {
     let outcomes: any DeliveryOutcomeRecording
     let workerID: String
     let logger: Logger
+    /// Silences and quiet hours (`pausing(_:)`); nil checks neither.
+    var pauses: DeliveryPauses?
     /// Targets' rate limits (`throttled(by:)`); nil throttles none.
     var throttle: DeliveryThrottle?
 
@@ -67,6 +69,9 @@ public struct DeliveryHandler: JobHandler {
     public func run(_ args: DeliverJob, context: JobContext) async throws -> JobResult {
         guard let delivery = try await loader.load(args.deliveryID) else { return .completed }
         guard delivery.state == .pending || delivery.state == .failed else { return .completed }
+        if let silenced = try await silence(delivery) { return silenced }
+        if let held = quietHold(delivery) { return held }
+        if let held = orderHold(delivery) { return held }
         if let wait = Self.groupWait(of: delivery) { return .snooze(wait) }
 
         let (key, target) = TargetKey.keys(of: delivery)
@@ -135,7 +140,7 @@ public struct DeliveryHandler: JobHandler {
             outcome = .snooze(decision.retryIn ?? .seconds(1))
         case .delivered:
             outcome = .completed
-        case .dead, .pending:
+        case .dead, .pending, .silenced:
             try await recordDead(delivery, attempts: number, error: report.error, key: key)
             outcome = .completed
         }
@@ -158,7 +163,7 @@ public struct DeliveryHandler: JobHandler {
             logger.warning("delivery attempt failed", metadata: metadata.merging(["error": "\(error ?? "-")"]) { $1 })
         case .delivered:
             logger.info("delivered", metadata: metadata)
-        case .dead, .pending:
+        case .dead, .pending, .silenced:
             logger.error("delivery is dead", metadata: metadata.merging(["error": "\(error ?? "-")"]) { $1 })
         }
     }

@@ -25,12 +25,22 @@ public struct APIDelivery: Encodable, Sendable {
     /// While its target's breaker holds it (not attempted, no attempt counted): the target and since when.
     @AlwaysPresent var heldBy: String?
     @AlwaysPresent var heldSince: Date?
+    /// While it waits for an earlier delivery for the same item and target (pending or failed): that one's ID.
+    @AlwaysPresent var heldBehind: Int64?
+    /// The silence that stopped it (state `silenced`), kept after a redrive.
+    @AlwaysPresent var silenceID: Int64?
+    /// While it is held for its rule's quiet hours (pending or failed): when the window ends.
+    @AlwaysPresent var quietUntil: Date?
+    /// The email group it is sent in, one email for the group; null: sent alone.
+    @AlwaysPresent var group: APIDeliveryGroup?
 
     enum CodingKeys: String, CodingKey {
         case id, entrupyID = "entrupy_id", rule, channel, target, state, attempts, lastError = "last_error", transition
         case idempotencyKey = "idempotency_key", createdAt = "created_at", nextAttemptAt = "next_attempt_at"
         case deliveredAt = "delivered_at", payloadRemoved = "payload_removed", attemptsRemovedAt = "attempts_removed_at"
-        case heldBy = "held_by", heldSince = "held_since"
+        case heldBy = "held_by", heldSince = "held_since", heldBehind = "held_behind"
+        case silenceID = "silence_id", quietUntil = "quiet_until"
+        case group
     }
 
     public init(_ delivery: DeliveryRecord) {
@@ -51,5 +61,9 @@ public struct APIDelivery: Encodable, Sendable {
         attemptsRemovedAt = delivery.attemptsRemovedAt
         heldBy = delivery.heldBy
         heldSince = delivery.heldSince
+        heldBehind = delivery.shownHeldBehind
+        group = APIDeliveryGroup(delivery)
+        silenceID = delivery.silenceID
+        quietUntil = delivery.shownQuietUntil()
     }
 }
