@@ -22,6 +22,7 @@ extension ConsoleViews {
             ]
             if let item = d.entrupyID { row["item"] = ["entrupy_id": item, "link": PercentEncoding.pathSegment(item)] }
             if let held = d.heldSince { row["held"] = time(held) }
+            if let group = groupNote(d) { row["group"] = group }
             return row
         }
         if let next {

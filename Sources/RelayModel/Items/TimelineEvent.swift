@@ -54,6 +54,7 @@ public struct TimelineEvent: Sendable, Equatable {
                 var summary = "\(delivery.rule): \(delivery.channel.rawValue) to \(delivery.target), attempt \(attempt.attempt) \(attempt.outcome.rawValue)"
                 if let status = attempt.statusCode { summary += " (HTTP \(status))" }
                 if let error = attempt.error { summary += ": \(error)" }
+                if let digest = attempt.responseExcerpt, digest.hasPrefix("sent in digest ") { summary += "; \(digest)" }
                 events.append(.init(kind: "delivery.\(attempt.outcome.rawValue)", at: attempt.startedAt, summary: summary,
                                     webhookEventID: nil, deliveryID: delivery.id, rank: 4))
             }
