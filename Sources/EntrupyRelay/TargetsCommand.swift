@@ -14,7 +14,7 @@ struct TargetsCommand: AsyncParsableCommand {
             + "a message it refuses (other 4xx) fails alone. An open or disabled target's deliveries are held: "
             + "not attempted, no attempt counted. Only targets that ever failed or were disabled are listed, and those the rules file's "
             + "`targets:` list gives a rate limit (ID 0 when it has no row of its own).",
-        subcommands: [List.self, Enable.self, Disable.self])
+        subcommands: [List.self, Enable.self, Disable.self, Test.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List targets, disabled and open first.")

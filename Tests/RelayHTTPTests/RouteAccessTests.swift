@@ -34,6 +34,7 @@ struct APIRoute: Sendable, CustomTestStringConvertible {
         APIRoute(method: .get, path: "/v1/targets", body: nil, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .post, path: "/v1/targets/1/disable", body: nil, allowed: [.admin, .support], success: .ok),
         APIRoute(method: .post, path: "/v1/targets/1/enable", body: nil, allowed: [.admin, .support], success: .ok),
+        APIRoute(method: .post, path: "/v1/targets/test", body: #"{"rule": "notify", "action": 0}"#, allowed: [.admin], success: .ok),
         APIRoute(method: .get, path: "/v1/events", body: nil, allowed: [.admin], success: .ok),
         APIRoute(method: .get, path: "/v1/changes?after=0.1", body: nil, allowed: [.admin, .support, .consumer], success: .ok),
         APIRoute(method: .get, path: "/v1/events/rejections", body: nil, allowed: [.admin], success: .ok),

@@ -9,7 +9,7 @@ import NIOCore
 /// The query routes on in-memory stores, behind the same error middleware as in service.
 enum RouterHarness {
     static func application(failureLimit: Int = 10, items: MemoryItems = MemoryItems(),
-                            tokenConcurrency: Int = 8) -> some ApplicationProtocol {
+                            tokenConcurrency: Int = 8, targetTests: MemoryTargetTests = MemoryTargetTests()) -> some ApplicationProtocol {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: JSONErrorMiddleware<RelayRequestContext>())
         let routeMethods = RouteMethods()
@@ -17,10 +17,12 @@ enum RouterHarness {
         let auth = BearerAuthenticator(
             tokens: MemoryTokens(), addressResolver: ClientAddressResolver(trustedProxies: []),
             limiter: FailedAttemptLimiter(limit: failureLimit, window: .seconds(60)))
-        QueryRoutes(auth: auth, sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
-                    events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
-                    secureCookies: false, tokenConcurrency: tokenConcurrency, changes: MemoryChanges(),
-                    targets: MemoryTargets()).add(to: router)
+        var routes = QueryRoutes(auth: auth, sessions: MemorySessions(), items: items, deliveries: MemoryDeliveries(),
+                                 events: MemoryEvents(), sdkUsers: MemorySDKUsers(), api: nil, sessionLifetime: .seconds(3600),
+                                 secureCookies: false, tokenConcurrency: tokenConcurrency, changes: MemoryChanges(),
+                                 targets: MemoryTargets())
+        routes.targetTests = targetTests
+        routes.add(to: router)
         routeMethods.set(from: router)
         return Application(router: router)
     }

@@ -13,4 +13,6 @@ public enum Permission: String, Sendable, CaseIterable {
     case readPeople = "read people"
     /// Erase a person's data (and read the erasure records): admin only.
     case erasePeople = "erase people"
+    /// Send a sample event to a rule's target and read its answer (`POST /v1/targets/test`): admin only.
+    case testTargets = "test targets"
 }

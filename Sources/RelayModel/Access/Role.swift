@@ -9,7 +9,7 @@ public enum Role: String, Sendable, CaseIterable, Codable {
     public func allows(_ permission: Permission) -> Bool {
         switch self {
         case .admin: true
-        case .support: permission != .readEvents && permission != .authorizeSDKUsers && permission != .erasePeople
+        case .support: permission != .readEvents && permission != .authorizeSDKUsers && permission != .erasePeople && permission != .testTargets
         case .consumer: permission == .readItems || permission == .authorizeSDKUsers
         }
     }

@@ -56,7 +56,9 @@ public struct CallbackSender: Sendable {
         try? await http.shutdown()
     }
 
-    public func send(_ request: CallbackRequest, now: Date = Date()) async throws(CallbackError) -> CallbackResponse {
+    /// - Parameter keeping: response headers to return (lowercased names), for a test send to
+    ///   show; deliveries keep none.
+    public func send(_ request: CallbackRequest, now: Date = Date(), keeping: [String] = []) async throws(CallbackError) -> CallbackResponse {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty else {
             throw .invalidURL(request.url)
@@ -85,8 +87,10 @@ public struct CallbackSender: Sendable {
             let status = Int(response.status.code)
             let retryAfter = status == 429 || status == 503
                 ? RetryAfter.parse(response.headers.first(name: "Retry-After"), now: now, maximum: .seconds(86_400)) : nil
+            var kept: [String: String] = [:]
+            for name in keeping { if let value = response.headers.first(name: name) { kept[name] = String(value.prefix(512)) } }
             return CallbackResponse(status: status, retryAfter: retryAfter,
-                                    excerpt: String(decoding: excerpt.bytes, as: UTF8.self))
+                                    excerpt: String(decoding: excerpt.bytes, as: UTF8.self), headers: kept)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timeout(seconds: Int(timeout.components.seconds))
         } catch {
