@@ -98,6 +98,22 @@ struct WebhookBodyTests {
         #expect(problems.first?.message.contains("does not render valid JSON: with ") == true, "\(problems)")
     }
 
+    /// Two values present and two absent together is a mix the load-time samples do not try: a
+    /// body that is not JSON for it is replaced by the relay's own, never sent broken.
+    @Test func aBodyInvalidForAnUntriedMixSendsTheStandardBody() throws {
+        let rules = try Self.rules("""
+                  - webhook:
+                      url: https://erp.example/hook
+                      secret: ${PARTNER_SECRET}
+                      body: '{"id": "{{entrupy_id}}"{{#brand}}{{#model}}{{^photo_url}}{{^flag_reason}} broken{{/flag_reason}}{{/photo_url}}{{/model}}{{/brand}}}'
+            """)
+        let (_, body) = try Self.planned(rules, brand: "nike")
+        #expect(body["type"]?.stringValue == "result.final", "the standard body: \(body.jsonText)")
+        #expect(body["data"]?["entrupy_id"]?.stringValue == "E1")
+        let (_, withoutBrand) = try Self.planned(rules, brand: nil)
+        #expect(withoutBrand.jsonText == #"{"id":"E1"}"#, "the template where it renders JSON")
+    }
+
     @Test func operationalRulesCheckTheirOwnVariables() throws {
         let rules = try Self.rules("""
                   - webhook:
