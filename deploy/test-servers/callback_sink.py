@@ -10,6 +10,8 @@ library and appends what it saw to a JSON-lines file. The path picks the behavio
   /slow/MS         waits MS milliseconds, then 200
   /switch/...      503 while the file LOG.down exists, else 200 (a target that goes down and comes back)
   /picky/...       422 when the body contains "unprocessable", else 200 (a partner refusing some messages)
+  /match/N/S/T...  S (429 with Retry-After: 30) for the first N requests of each webhook-id whose body holds
+                   every text T, else 200 (one item's one transition failing while the others go through)
 
 Listens on 127.0.0.1 only; prints "ready" when it accepts connections.
 """
@@ -68,6 +70,10 @@ def main():
                 status = 503
             elif parts[0] == "picky" and b"unprocessable" in body:
                 status = 422
+            elif parts[0] == "match" and count <= int(parts[1]) and all(t.encode() in body for t in parts[3:]):
+                status = int(parts[2])
+                if status == 429:
+                    extra = {"Retry-After": "30"}
             elif parts[0] == "slow":
                 time.sleep(int(parts[1]) / 1000)
             record = {

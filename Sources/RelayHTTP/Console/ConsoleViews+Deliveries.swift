@@ -22,6 +22,8 @@ extension ConsoleViews {
             ]
             if let item = d.entrupyID { row["item"] = ["entrupy_id": item, "link": PercentEncoding.pathSegment(item)] }
             if let held = d.heldSince { row["held"] = time(held) }
+            if let behind = d.shownHeldBehind { row["held_behind"] = String(behind) }
+            if let pause = d.pauseText() { row["pause"] = pause }
             if let group = groupNote(d) { row["group"] = group }
             return row
         }

@@ -40,10 +40,10 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                 UPDATE deliveries d SET state = i.outcome, attempts = i.attempt, last_error = nullif(i.error, ''),
                        next_attempt_at = CASE WHEN i.outcome = \(DeliveryState.failed.sqlLiteral) THEN now() + i.retry_ms * interval '1 millisecond' END,
                        delivered_at = CASE WHEN i.outcome = \(DeliveryState.delivered.sqlLiteral) THEN now() ELSE d.delivered_at END,
-                       held_since = NULL, own_failure = i.own_failure, updated_at = now()
+                       held_since = NULL, own_failure = i.own_failure, updated_at = now(), held_behind = NULL
                 FROM \(name)_input i
                 WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND \(attemptable("d"))
-                RETURNING d.id),
+                RETURNING d.id, d.state),\(releaseText(named: name))
             \(name) AS (
                 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
                                                error, response_excerpt, worker)
@@ -52,6 +52,27 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                 FROM \(name)_input i JOIN \(name)_updated u ON u.id = i.id
                 RETURNING delivery_id)
             """
+    }
+
+    /// Order per item and target: the deliveries held behind one this settles (delivered or
+    /// dead) are released, and their jobs woken now, not at their recheck. Found through
+    /// deliveries_held_behind, which holds only held deliveries (migration 0040); a delivery this
+    /// batch attempts itself is left to its own write.
+    static func releaseText(named name: String) -> String {
+        """
+
+            \(name)_released AS (
+                UPDATE deliveries n SET held_behind = NULL, next_attempt_at = now()
+                FROM \(name)_updated u
+                WHERE n.held_behind = u.id AND u.state IN (\(DeliveryState.delivered.sqlLiteral), \(DeliveryState.dead.sqlLiteral))
+                  AND n.id NOT IN (SELECT id FROM \(name)_input)
+                RETURNING n.id),
+            \(name)_woken AS (
+                UPDATE jobs j SET scheduled_at = now() FROM \(name)_released r
+                WHERE j.unique_key = '\(DeliverJob.uniqueKeyPrefix)' || r.id
+                  AND j.state IN (\(JobState.claimable.map(\.sqlLiteral).joined(separator: ", ")))
+                RETURNING pg_notify('\(PostgresJobQueue.channel)', '')),
+        """
     }
 
     /// That `alias`'s delivery may be attempted (pending or failed), written so that no index

@@ -16,4 +16,8 @@ public struct DeliveryOutcomeWrites: Sendable {
     public func finish(_ outcome: JobOutcome, recordingHoldOf deliveryID: Int64, by target: String) -> JobResult {
         JobResult(outcome, recording: DeliveryHoldWrite(deliveryID: deliveryID, target: target))
     }
+
+    public func finish(_ outcome: JobOutcome, recordingOrderHoldOf deliveryID: Int64, behind: Int64, recheckIn: Duration) -> JobResult {
+        JobResult(outcome, recording: DeliveryOrderHoldWrite(deliveryID: deliveryID, behind: behind, recheckIn: recheckIn))
+    }
 }

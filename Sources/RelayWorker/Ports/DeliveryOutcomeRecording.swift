@@ -19,4 +19,9 @@ public protocol DeliveryOutcomeRecording: Sendable {
     /// The result that finishes the job with `outcome` (a snooze) and, in the same statement,
     /// marks delivery `deliveryID` held by the breaker of `target`: no attempt is recorded.
     func finish(_ outcome: JobOutcome, recordingHoldOf deliveryID: Int64, by target: String) -> JobResult
+
+    /// The result that finishes the job with `outcome` (a snooze of `recheckIn`) and, in the same
+    /// statement, marks delivery `deliveryID` held behind delivery `behind` (order per item and
+    /// target), if that one is still pending or failed: no attempt is recorded.
+    func finish(_ outcome: JobOutcome, recordingOrderHoldOf deliveryID: Int64, behind: Int64, recheckIn: Duration) -> JobResult
 }

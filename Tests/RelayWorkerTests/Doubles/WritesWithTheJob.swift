@@ -16,4 +16,8 @@ struct WritesWithTheJob: DeliveryOutcomeRecording {
     func finish(_ outcome: JobOutcome, recordingHoldOf deliveryID: Int64, by target: String) -> JobResult {
         writes.finish(outcome, recordingHoldOf: deliveryID, by: target)
     }
+
+    func finish(_ outcome: JobOutcome, recordingOrderHoldOf deliveryID: Int64, behind: Int64, recheckIn: Duration) -> JobResult {
+        writes.finish(outcome, recordingOrderHoldOf: deliveryID, behind: behind, recheckIn: recheckIn)
+    }
 }

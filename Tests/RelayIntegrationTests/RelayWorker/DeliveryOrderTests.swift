@@ -1,0 +1,172 @@
+import Foundation
+import RelayModel
+import RelayStore
+import Testing
+
+/// Order per item and target (issue 46), end to end: a new item with a final result makes two
+/// transitions (item.created, then result.final), and a rule without `when` sends both to one
+/// endpoint of a real callback sink, whose `/match/...` paths fail only the item.created message
+/// of a chosen item. The later delivery waits behind the earlier one while it is pending or
+/// failed, shown so in the API, the CLI and the console; it goes once the earlier one is
+/// delivered or dead. Another item, or another endpoint on the same host, does not wait.
+@Suite("Order per item and target", .timeLimit(.minutes(3)))
+struct DeliveryOrderTests {
+    static func rules(_ ordered: String, elsewhere: String? = nil) -> String {
+        var text = """
+            rules:
+              - name: ordered
+                continue: true
+                notify:
+                  - webhook: {url: "\(ordered)", secret: "${CALLBACK_SECRET}"}
+            """
+        if let elsewhere {
+            text += """
+
+                  - name: elsewhere
+                    notify:
+                      - webhook: {url: "\(elsewhere)", secret: "${CALLBACK_SECRET}"}
+                """
+        }
+        return text
+    }
+
+    /// The item's deliveries of `rule`, oldest first: item.created's, then result.final's.
+    static func pair(_ stack: ReconcileStack, item: String, rule: String = "ordered") async throws -> [DeliveryRecord] {
+        try await NotifyEnvironment.deliveries(stack.database, item: item).filter { $0.rule == rule }.sorted { $0.id < $1.id }
+    }
+
+    /// What the sink received for `item` at `path`, in arrival order: each message's type and the answer.
+    static func received(_ callbacks: TestCallbackServer, path: String, item: String) throws -> [(type: String, status: Int, at: Double)] {
+        try callbacks.requests().filter { $0.path == path && $0.body.jsonText.contains(item) }.sorted { $0.receivedAt < $1.receivedAt }
+            .map { ($0.body["type"]?.stringValue ?? "?", $0.status, $0.receivedAt) }
+    }
+
+    @Test func deliveriesForOneItemToOneTargetArriveInTransitionOrderWhileTheFirstFailsTwice() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            let path = "/match/2/500/item.created/ord-a"
+            let env = try NotifyEnvironment.make(rules: Self.rules(callbacks.url(path), elsewhere: callbacks.url("/ok")),
+                                                 schedule: "2s,2s,2s", extra: NotifyEnvironment.withoutBreaker)
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("ord-a", result: "authentic", final: true)
+                let other = try await stack.simulator.createItem("ord-b", result: "authentic", final: true)
+                // The later one is shown held behind the first while the first is failing.
+                var pair: [DeliveryRecord] = []
+                let held = try await eventually(timeout: .seconds(20)) {
+                    pair = try await Self.pair(stack, item: id)
+                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
+                }
+                let seen = pair
+                #expect(held, "\(seen.map { "\($0.id) \($0.transition) \($0.state) behind \($0.heldBehind.map(String.init) ?? "-")" })")
+                let (first, later) = (try #require(pair.first), try #require(pair.last))
+                #expect(first.transition == "item.created" && later.transition == "result.final")
+                #expect(later.attempts == 0, "held: not attempted")
+                try await Self.expectShownHeld(stack, item: id, first: first.id, later: later.id)
+
+                let delivered = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 4, state: .delivered)
+                #expect(delivered.count == 4)
+                let arrived = try Self.received(callbacks, path: path, item: "ord-a")
+                #expect(arrived.map(\.type) == ["item.created", "item.created", "item.created", "result.final"], "\(arrived)")
+                #expect(arrived.map(\.status) == [500, 500, 200, 200])
+                let final = try await Self.pair(stack, item: id)
+                #expect(final.map(\.attempts) == [3, 1])
+                #expect(try await stack.count("SELECT count(*) FROM deliveries WHERE held_behind IS NOT NULL") == 0, "released")
+
+                // Another item to the same endpoint, and this item to another endpoint on the same host, did not wait.
+                let firstDelivered = try #require(arrived.first { $0.status == 200 }?.at)
+                let otherItem = try Self.received(callbacks, path: path, item: "ord-b")
+                #expect(otherItem.map(\.status) == [200, 200] && otherItem.allSatisfy { $0.at < firstDelivered }, "\(otherItem)")
+                #expect(try await Self.pair(stack, item: other).map(\.attempts) == [1, 1])
+                let elsewhere = try Self.received(callbacks, path: "/ok", item: "ord-a")
+                #expect(elsewhere.count == 2 && elsewhere.allSatisfy { $0.status == 200 && $0.at < firstDelivered }, "\(elsewhere)")
+            }
+        }
+    }
+
+    /// The API, `deliveries show` and `list`, and the console's deliveries and item pages say
+    /// which delivery `later` waits for.
+    static func expectShownHeld(_ stack: ReconcileStack, item: String, first: Int64, later: Int64) async throws {
+        let support = try await APIAccess.token(stack.database, role: .support)
+        let listed = try await stack.relay.get("/v1/deliveries?item=\(item)", token: support)
+        let rows = try #require(listed.json?["deliveries"] as? [[String: Any]], "\(listed.body)")
+        #expect(rows.first { $0["id"] as? Int == Int(later) }?["held_behind"] as? Int == Int(first), "\(listed.body)")
+        #expect(rows.first { $0["id"] as? Int == Int(first) }?["held_behind"] is NSNull, "\(listed.body)")
+        let show = try await CommandLineTests.run(["deliveries", "show", String(later)], env: CommandLineTests.environment(stack.database))
+        #expect(show.status == 0 && show.stdout.contains("held behind delivery \(first)"), "\(show.stdout) \(show.stderr)")
+        let list = try await CommandLineTests.run(["deliveries", "list", "--item", item], env: CommandLineTests.environment(stack.database))
+        #expect(list.stdout.contains("pending, held behind delivery \(first)"), "\(list.stdout) \(list.stderr)")
+        let cookie = try await ConsoleSignIn.session(stack.relay, token: support)
+        let page = try await stack.relay.request("/console/deliveries?item=\(item)", headers: [("Cookie", cookie)])
+        #expect(page.body.contains("held behind delivery \(first)"), "\(page.status)")
+        let itemPage = try await stack.relay.request("/console/items/\(item)", headers: [("Cookie", cookie)])
+        #expect(itemPage.body.contains(##"(held behind <a href="#delivery-\##(first)">delivery \##(first)</a>)"##), "\(itemPage.status)")
+    }
+
+    /// A dead first delivery releases the next at once; redriving the dead one later does not
+    /// hold back (or resend) the one already delivered.
+    @Test func aDeadFirstDeliveryReleasesTheNext() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            let path = "/match/99/500/item.created"
+            let env = try NotifyEnvironment.make(rules: Self.rules(callbacks.url(path)), schedule: "300ms,300ms",
+                                                 extra: NotifyEnvironment.withoutBreaker)
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("ord-dead", result: "authentic", final: true)
+                var pair: [DeliveryRecord] = []
+                let settled = try await eventually(timeout: .seconds(20)) {
+                    pair = try await Self.pair(stack, item: id)
+                    return pair.map(\.state) == [.dead, .delivered]
+                }
+                let seen = pair
+                #expect(settled, "\(seen.map { "\($0.transition) \($0.state) \($0.attempts)" })")
+                #expect(seen.map(\.attempts) == [3, 1])
+                let first = try #require(seen.first?.id)
+                let arrived = try Self.received(callbacks, path: path, item: id)
+                #expect(arrived.map(\.status) == [500, 500, 500, 200] && arrived.last?.type == "result.final", "\(arrived)")
+
+                let redriven = try await TestDatabase.withClient(stack.database) { client in
+                    try await PostgresDeliveryStore(client: client, logger: TestDatabase.logger).retry(id: first)
+                }
+                #expect(redriven == .queued)
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try await Self.pair(stack, item: id).map(\.attempts) == [6, 1]
+                })
+                let after = try await Self.pair(stack, item: id)
+                #expect(after.map(\.state) == [.dead, .delivered])
+                #expect(try Self.received(callbacks, path: path, item: id).filter { $0.type == "result.final" }.count == 1)
+            }
+        }
+    }
+
+    /// The first answers 429 with Retry-After: 30, so the next waits with a recheck over 30 s
+    /// away; an operator's redrive delivers the first, and the statement that records it wakes
+    /// the next, which goes within seconds, not at its recheck.
+    @Test func settlingTheFirstWakesTheNextAtOnce() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            let path = "/match/1/429/item.created"
+            let env = try NotifyEnvironment.make(rules: Self.rules(callbacks.url(path)), schedule: "1s,1s",
+                                                 extra: NotifyEnvironment.withoutBreaker)
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("ord-wake", result: "authentic", final: true)
+                var pair: [DeliveryRecord] = []
+                let held = try await eventually(timeout: .seconds(20)) {
+                    pair = try await Self.pair(stack, item: id)
+                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
+                        && (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval(15)
+                }
+                let seen = pair
+                #expect(held, "\(seen.map { "\($0.transition) \($0.state) \($0.heldBehind.map(String.init) ?? "-") \($0.nextAttemptAt ?? .distantPast)" })")
+                let support = try await APIAccess.token(stack.database, role: .support)
+                let retried = try await stack.relay.post("/v1/deliveries/\(pair[0].id)/retry", token: support, json: "{}")
+                #expect(retried.status < 300, "\(retried.body)")
+                let started = ContinuousClock.now
+                let delivered = try await eventually(timeout: .seconds(12)) {
+                    try await Self.pair(stack, item: id).map(\.state) == [.delivered, .delivered]
+                }
+                #expect(delivered, "released by the wake-up, long before the recheck")
+                #expect(ContinuousClock.now - started < .seconds(12))
+                let arrived = try Self.received(callbacks, path: path, item: id)
+                #expect(arrived.map(\.type) == ["item.created", "item.created", "result.final"] && arrived.map(\.status) == [429, 200, 200],
+                        "\(arrived)")
+            }
+        }
+    }
+}
