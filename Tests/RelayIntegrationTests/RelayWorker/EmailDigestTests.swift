@@ -86,9 +86,18 @@ struct EmailDigestTests {
                       AND a.response_excerpt = 'sent in digest \(nikeID) with 300 deliveries'
                     """) == 300)
                 #expect(try await stack.count("SELECT count(*) FROM delivery_attempts") == 305)
-                let api = try #require(try await NotifyEnvironment.deliveries(stack.database, item: nike[0]).first)
-                guard case .email(let email)? = api.payload else { Issue.record("not an email"); return }
-                #expect(email.group?.values == ["brand": "nike"])
+                // The API, the item's timeline and the console say it went in the digest.
+                let support = try await APIAccess.token(stack.database, role: .support)
+                let item = try #require(try await stack.relay.get("/v1/items/\(nike[0])", token: support).json)
+                let delivery = try #require((item["deliveries"] as? [[String: Any]])?.first)
+                let group = try #require(delivery["group"] as? [String: Any])
+                #expect(group["values"] as? [String: String] == ["brand": "nike"] && group["timing"] as? String == "group_wait 3600s")
+                let timeline = (item["timeline"] as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }
+                #expect(timeline.contains { $0.hasSuffix("attempt 1 delivered; sent in digest \(nikeID) with 300 deliveries") }, "\(timeline)")
+                let cookie = try await ConsoleSignIn.session(stack.relay, token: support)
+                let page = try await stack.relay.request("/console/items/\(nike[0])", headers: [("Cookie", cookie)])
+                #expect(page.body.contains("grouped by brand=nike, group_wait 3600s, due "))
+                #expect(page.body.contains("sent in digest \(nikeID.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")) with 300"))
                 for worker in workers { #expect(await worker.stop() == 0) }
             }
         }
