@@ -43,6 +43,7 @@ struct RulesCommand: AsyncParsableCommand {
                 let actions = rule.actions.map(\.channelName).joined(separator: ", ")
                 print("  \(rule.name): \(actions)\(rule.continues ? " (continue)" : "")")
             }
+            for (target, limit) in rules.rateLimits.sorted(by: { $0.key < $1.key }) { print("  target \(target): at most \(limit.text)") }
         }
     }
 
