@@ -108,7 +108,11 @@ struct TargetTestCommandTests {
                                                              env: env.merging(["ENTRUPY_RELAY_ALLOW_PRIVATE_CALLBACKS": "false"]) { _, new in new })
                 #expect(refused.status == 1)
                 #expect(refused.stdout.contains("failed: refused: 127.0.0.1 resolves to 127.0.0.1, a loopback address"), "\(refused.stdout)")
-                #expect(try callbacks.requests().count == 2)
+                // An endpoint slower than the callback timeout: one line saying so, exit 1.
+                let slow = try await CommandLineTests.run(["targets", "test", callbacks.url("/slow/3000"), "--secret-env", "CALLBACK_SECRET"],
+                                                          env: env.merging(["ENTRUPY_RELAY_CALLBACK_TIMEOUT_SECONDS": "1"]) { _, new in new })
+                #expect(slow.status == 1)
+                #expect(slow.stdout.hasSuffix("failed: no response within 1 s\n"), "\(slow.stdout)")
             }
         }
     }
