@@ -37,6 +37,10 @@ extension RelayMetric {
         "Held deliveries released to be sent again.")
     public static let deliveriesThrottled = RelayMetric("relay_deliveries_throttled_total", .counter, labels: ["channel"],
         "Deliveries put off because their target's rate limit had no slot free within a second (rules file targets:).")
+    public static let deliveriesSilenced = RelayMetric("relay_deliveries_silenced_total", .counter, labels: ["channel"],
+        "Deliveries a silence stopped: recorded silenced, not sent (silences list).")
+    public static let deliveriesQuiet = RelayMetric("relay_deliveries_quiet_total", .counter, labels: ["channel"],
+        "Times a delivery was put off until its rule's quiet hours end (rules file quiet_hours:).")
     public static let targetChanges = RelayMetric("relay_target_changes_total", .counter, labels: ["change"],
         "Changes of a target's state, by change: target.opened, target.disabled, target.recovered.")
     public static let targetState = RelayMetric("relay_target_state", .gauge, labels: ["target"],
@@ -92,7 +96,7 @@ extension RelayMetric {
         entrupyAPIDuration, entrupyBudgetWait, entrupyUp, countFoldDuration, countFoldFailures,
         syncPasses, syncPassDuration, syncBlindPasses, syncPages, syncItemsChecked, syncChanges, syncItemsUnreadable,
         syncApplyFailures, syncLastCompleteTimestamp, syncLastCompleteAge, syncLastItemsChecked, syncLastChangesFound,
-        deliveries, deliveryDuration, deliveriesHeld, deliveriesReleased, deliveriesThrottled, targetChanges, targetState, targetHeldDeliveries,
+        deliveries, deliveryDuration, deliveriesHeld, deliveriesReleased, deliveriesThrottled, deliveriesSilenced, deliveriesQuiet, targetChanges, targetState, targetHeldDeliveries,
         targetMaintenanceFailures,
         retentionPrunedRows, retentionOldest, retentionBatchDuration, retentionWALBytes, retentionPassDuration, retentionFailures,
         buildInfo, changeFeedLag, apiAuthFailures, sdkUsersWithoutUsername,

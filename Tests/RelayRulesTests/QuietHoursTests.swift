@@ -69,3 +69,15 @@ struct QuietHoursTests {
         }
     }
 }
+
+/// The shipped example parses, and only its support rule keeps quiet hours.
+@Suite("Quiet hours example")
+struct QuietHoursExampleTests {
+    @Test func theShippedExampleParses() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/rules/quiet-hours.yaml").path
+        let rules = try RuleSetParser(secret: { _ in "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }).parse(String(contentsOfFile: path, encoding: .utf8))
+        #expect(rules.rules.map(\.name) == ["support-mail", "on-call", "partner-results"])
+        #expect(rules.rules.map { $0.quietHours != nil } == [true, false, false])
+    }
+}

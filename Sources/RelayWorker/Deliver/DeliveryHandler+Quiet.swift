@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Metrics
+import RelayRuntime
 public import RelayModel
 public import RelayQueue
 
@@ -18,6 +20,7 @@ extension DeliveryHandler {
         guard let release = quiet.release(after: now) else { return nil }
         let jitter = Double.random(in: 0.05...2.0)
         let wait = min(release.timeIntervalSince(now) + jitter, Double(Self.quietRecheck.components.seconds))
+        MetricHandles.counter(.deliveriesQuiet, [("channel", delivery.channel.rawValue)]).increment()
         logger.debug("delivery held for quiet hours", metadata: [
             "delivery_id": "\(delivery.id)", "rule": "\(delivery.rule)", "until": "\(ISODate.text(release))",
         ])

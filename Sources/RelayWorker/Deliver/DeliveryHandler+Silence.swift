@@ -31,7 +31,7 @@ extension DeliveryHandler {
         guard let silence = candidates.first(where: { $0.matches(rule: delivery.rule, transition: delivery.transition, item: item) }) else {
             return nil
         }
-        MetricHandles.counter(.deliveries, [("channel", delivery.channel.rawValue), ("outcome", DeliveryState.silenced.rawValue)]).increment()
+        MetricHandles.counter(.deliveriesSilenced, [("channel", delivery.channel.rawValue)]).increment()
         logger.info("delivery silenced", metadata: [
             "delivery_id": "\(delivery.id)", "rule": "\(delivery.rule)", "silence_id": "\(silence.id)",
             "entrupy_id": "\(delivery.entrupyID ?? "-")",
