@@ -169,4 +169,39 @@ struct DeliveryOrderTests {
             }
         }
     }
+
+    /// The first is held by its target's breaker (the target disabled), the next waits behind it
+    /// (its recheck ten minutes away, as the first has no attempt scheduled); enabling the target
+    /// drains the first, whose delivery wakes the next at once.
+    @Test func aDeliveryHeldByItsTargetsBreakerHoldsTheNextUntilTheDrainSendsIt() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            try await ReconcileStack.with(worker: false) { stack async throws in
+                let url = callbacks.url("/switch/ordered")
+                let env = try NotifyEnvironment.make(rules: Self.rules(url),
+                                                     extra: WorkerProcessTests.workerEnv(stack.simulator, HeldTargetsTests.breakerEnv))
+                let cli = CommandLineTests.environment(stack.database, env)
+                let disabled = try await CommandLineTests.run(["targets", "disable", url], env: cli)
+                #expect(disabled.status == 0, "\(disabled.stderr)")
+                let worker = try RelayProcess(["worker"], database: stack.database, env: env)
+                let id = try await stack.simulator.createItem("ord-breaker", result: "authentic", final: true)
+                let held = try await eventually(timeout: .seconds(20)) {
+                    let pair = try await Self.pair(stack, item: id)
+                    return pair.count == 2 && pair[0].heldBy != nil && pair[1].shownHeldBehind == pair[0].id && pair[1].heldBy == nil
+                        && (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval(300)
+                }
+                let seen = try await Self.pair(stack, item: id)
+                #expect(held, "\(seen.map { "\($0.transition) \($0.heldBy ?? "-") \($0.heldBehind.map(String.init) ?? "-") \($0.nextAttemptAt ?? .distantPast)" })")
+                #expect(try callbacks.requests().isEmpty)
+
+                let enabled = try await CommandLineTests.run(["targets", "enable", url], env: cli)
+                #expect(enabled.status == 0, "\(enabled.stderr)")
+                #expect(try await eventually(timeout: .seconds(20)) {
+                    try await Self.pair(stack, item: id).map(\.state) == [.delivered, .delivered]
+                }, "the drain sent the first; its delivery woke the next")
+                let arrived = try Self.received(callbacks, path: "/switch/ordered", item: id)
+                #expect(arrived.map(\.type) == ["item.created", "result.final"] && arrived.allSatisfy { $0.status == 200 }, "\(arrived)")
+                #expect(await worker.stop() == 0)
+            }
+        }
+    }
 }
