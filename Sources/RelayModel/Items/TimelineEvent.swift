@@ -58,6 +58,7 @@ public struct TimelineEvent: Sendable, Equatable {
                 events.append(.init(kind: "delivery.\(attempt.outcome.rawValue)", at: attempt.startedAt, summary: summary,
                                     webhookEventID: nil, deliveryID: delivery.id, rank: 4))
             }
+            if let pause = TimelineEvent.pause(of: delivery) { events.append(pause) }
         }
         return events.enumerated().sorted { a, b in
             if a.element.at != b.element.at { return a.element.at < b.element.at }

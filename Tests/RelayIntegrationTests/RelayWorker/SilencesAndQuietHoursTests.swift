@@ -19,6 +19,10 @@ struct SilencesAndQuietHoursTests {
 
     static func webhookIDs(_ callbacks: TestCallbackServer) throws -> Set<String> { Set(try callbacks.requests().map(\.webhookID)) }
 
+    static func timeline(_ stack: ReconcileStack, _ id: String, _ token: String) async throws -> [[String: Any]] {
+        try await stack.relay.get("/v1/items/\(id)", token: token).json?["timeline"] as? [[String: Any]] ?? []
+    }
+
     @Test func aSilenceStopsMatchingDeliveriesUntilItExpiresAndARedriveSendsThem() async throws {
         try await TestCallbackServer.with { callbacks async throws in
             let env = try NotifyEnvironment.make(rules: Self.rules(callbacks.url("/ok")))
@@ -45,6 +49,9 @@ struct SilencesAndQuietHoursTests {
                 let rows = try #require(listed.json?["deliveries"] as? [[String: Any]])
                 #expect(rows.map { $0["entrupy_id"] as? String } == [nike])
                 #expect(rows.first?["silence_id"] as? Int == silenceID)
+                // On the item's timeline and page.
+                #expect(try await Self.timeline(stack, nike, support).contains { $0["kind"] as? String == "delivery.silenced"
+                    && ($0["summary"] as? String)?.hasSuffix("silenced by silence \(silenceID)") == true })
 
                 // Once it has expired, it stops nothing new.
                 try await Task.sleep(for: .seconds(max(0, expires.timeIntervalSinceNow) + 0.5))
@@ -149,6 +156,8 @@ struct SilencesAndQuietHoursTests {
                 let until = try #require((row["quiet_until"] as? String).flatMap(ISODate.parse))
                 #expect(abs(until.timeIntervalSince(to)) < 1.5, "held until the window ends")
                 #expect(try callbacks.requests().isEmpty, "nothing is sent inside the window")
+                #expect(try await Self.timeline(stack, id, support).contains { $0["kind"] as? String == "delivery.quiet"
+                    && ($0["summary"] as? String)?.contains("held for quiet hours until") == true })
 
                 let delivered = try await NotifyEnvironment.waitForDeliveries(stack.database, item: id, count: 1, state: .delivered,
                                                                               timeout: .seconds(25))
