@@ -49,6 +49,24 @@ struct DigestTests {
         #expect(schedule.hour == 8 && schedule.minute == 0 && schedule.timeZone.identifier == "Europe/Paris")
         #expect(digest.subject?.source == "{{count}} {{brand}} items today")
         #expect(try grouping("") == nil, "no grouping key: sent alone")
+        // Unquoted, YAML 1.1 would read 08:30 as a number of minutes: the text is what counts.
+        let unquoted = try #require(try grouping("          digest: {at: 08:30}"))
+        #expect(unquoted.timing == .digest(try #require(DigestSchedule(at: "08:30", timeZone: "UTC"))))
+    }
+
+    /// The planner puts the group in the email's payload; an action without one plans none.
+    @Test func thePlannerStoresTheGroupInThePayload() throws {
+        let rules = try rules("          group_by: [brand]\n          group_wait: 90")
+        let item = EntrupyItem(entrupyID: "E1", customerItemID: "sku-1", result: "authentic", resultFinal: true, brand: "Gucci")
+        let planned = DeliveryPlanner.plan(rules: rules, item: item, transitions: [Transition(kind: .resultFinal, from: nil, to: "authentic")],
+                                           occurredAt: Date())
+        guard case .email(let email)? = planned.first?.payload else { Issue.record("no email planned"); return }
+        #expect(email.group?.values == ["brand": "Gucci"] && email.group?.timing == .wait(seconds: 90))
+        #expect(DeliveryPayload(stored: planned[0].payload.json, channel: .email) == planned[0].payload, "the stored form reads back")
+        let alone = DeliveryPlanner.plan(rules: try self.rules(""), item: item, transitions: [Transition(kind: .resultFinal, from: nil, to: "authentic")],
+                                         occurredAt: Date())
+        guard case .email(let plain)? = alone.first?.payload else { Issue.record("no email planned"); return }
+        #expect(plain.group == nil && alone[0].payload.json["group"] == nil)
     }
 
     /// Hostile values are refused with their line and field.
