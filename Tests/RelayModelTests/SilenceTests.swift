@@ -61,6 +61,14 @@ struct SilenceTests {
         }
     }
 
+    @Test func aBulkRetryTakesSilencedDeliveries() throws {
+        let filter = try DeliveryFilter.parse(state: "silenced", rule: "partner", target: nil, item: nil, since: nil, until: nil)
+        #expect(filter.state == .silenced)
+        #expect(throws: DeliveryFilter.Invalid.self) {
+            try DeliveryFilter.parse(state: "delivered", rule: nil, target: nil, item: nil, since: nil, until: nil)
+        }
+    }
+
     @Test func aDraftNeedsAFutureBoundedExpiryAReasonAndSomethingToMatch() throws {
         func make(rule: String? = "r", reason: String? = "why", expires: Date? = nil, duration: String? = "2h",
                   starts: Date? = nil) throws -> SilenceDraft {
