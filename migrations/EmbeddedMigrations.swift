@@ -47,4 +47,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0041_target_throttle.sql", PackageResources._041_target_throttle_sql),
     ("0042_email_groups.sql", PackageResources._042_email_groups_sql),
     ("0043_silences_and_quiet_hours.sql", PackageResources._043_silences_and_quiet_hours_sql),
+    ("0044_prune_silenced.sql", PackageResources._044_prune_silenced_sql),
 ]

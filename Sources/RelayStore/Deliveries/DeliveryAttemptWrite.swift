@@ -43,7 +43,7 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
                        held_since = NULL, own_failure = i.own_failure, updated_at = now(), held_behind = NULL
                 FROM \(name)_input i
                 WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND \(attemptable("d"))
-                RETURNING d.id, d.state),\(releaseText(named: name))
+                RETURNING d.id, d.state),\(releaseText(named: name, settled: "SELECT id FROM \(name)_updated WHERE state IN (\(DeliveryState.delivered.sqlLiteral), \(DeliveryState.dead.sqlLiteral))", attempted: "SELECT id FROM \(name)_input"))
             \(name) AS (
                 INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, status_code, smtp_reply,
                                                error, response_excerpt, worker)
@@ -54,18 +54,18 @@ public struct DeliveryAttemptWrite: JobRecordWrite, Equatable {
             """
     }
 
-    /// Order per item and target: the deliveries held behind one this settles (delivered or
-    /// dead) are released, and their jobs woken now, not at their recheck. Found through
-    /// deliveries_held_behind, which holds only held deliveries (migration 0040); a delivery this
-    /// batch attempts itself is left to its own write.
-    static func releaseText(named name: String) -> String {
+    /// Order per item and target: the deliveries held behind one this settles (`settled`: a
+    /// query of the IDs recorded delivered, dead or silenced) are released, and their jobs woken
+    /// now, not at their recheck. Found through deliveries_held_behind, which holds only held
+    /// deliveries (migration 0040); a delivery this batch writes itself (`attempted`) is left to
+    /// its own write.
+    static func releaseText(named name: String, settled: String, attempted: String) -> String {
         """
 
             \(name)_released AS (
                 UPDATE deliveries n SET held_behind = NULL, next_attempt_at = now()
-                FROM \(name)_updated u
-                WHERE n.held_behind = u.id AND u.state IN (\(DeliveryState.delivered.sqlLiteral), \(DeliveryState.dead.sqlLiteral))
-                  AND n.id NOT IN (SELECT id FROM \(name)_input)
+                FROM (\(settled)) AS u (id)
+                WHERE n.held_behind = u.id AND n.id NOT IN (\(attempted))
                 RETURNING n.id),
             \(name)_woken AS (
                 UPDATE jobs j SET scheduled_at = now() FROM \(name)_released r

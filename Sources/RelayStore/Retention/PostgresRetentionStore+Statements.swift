@@ -4,7 +4,7 @@ import RelayModel
 import RelayDatabase
 
 /// Each retention kind's three statements, whole: prune a batch, estimate, find the oldest.
-/// Finished means a webhook no longer `queued` and a delivery `delivered` or `dead` (the typed
+/// Finished means a webhook no longer `queued` and a delivery `delivered`, `dead` or `silenced` (the typed
 /// states, bound as parameters: each statement is planned with their values, so the partial
 /// indexes on those states still serve it); a delivery's age is counted from then
 /// (`updated_at`, which nothing changes after).
@@ -19,6 +19,7 @@ extension PostgresRetentionStore {
         values.set("queued", WebhookEventState.queued.rawValue)
         values.set("delivered", DeliveryState.delivered.rawValue)
         values.set("dead", DeliveryState.dead.rawValue)
+        values.set("silenced", DeliveryState.silenced.rawValue)
         return PostgresQuery(unsafeSQL: statement.text, binds: values.bindings(for: statement))
     }
 
@@ -64,7 +65,7 @@ extension PostgresRetentionStore {
     static let pruneDeliveryPayloads = NamedSQL("""
         WITH chosen AS (
             SELECT id FROM deliveries
-            WHERE payload IS NOT NULL AND state IN (:delivered, :dead) AND updated_at < :cutoff
+            WHERE payload IS NOT NULL AND state IN (:delivered, :dead, :silenced) AND updated_at < :cutoff
             ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED),
         gone AS (
             UPDATE deliveries d SET payload = NULL, payload_removed = 'expired'
@@ -79,7 +80,7 @@ extension PostgresRetentionStore {
     static let pruneDeliveryAttempts = NamedSQL("""
         WITH chosen AS (
             SELECT id FROM deliveries
-            WHERE attempts_removed_at IS NULL AND state IN (:delivered, :dead) AND updated_at < :cutoff
+            WHERE attempts_removed_at IS NULL AND state IN (:delivered, :dead, :silenced) AND updated_at < :cutoff
             ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED),
         marked AS (
             UPDATE deliveries d SET attempts_removed_at = now() FROM chosen WHERE d.id = chosen.id RETURNING d.id),
@@ -112,13 +113,13 @@ extension PostgresRetentionStore {
         case .deliveryPayloads:
             return """
                 SELECT count(*)::int, coalesce(sum(pg_column_size(payload)), 0)::int8 FROM deliveries
-                WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)
+                WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue), \(DeliveryState.silenced.rawValue)) AND updated_at < \(cutoff)
                 """
         case .deliveryAttempts:
             return """
                 WITH due AS (
                     SELECT id FROM deliveries
-                    WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue)) AND updated_at < \(cutoff)),
+                    WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue), \(DeliveryState.silenced.rawValue)) AND updated_at < \(cutoff)),
                 rows AS (SELECT count(*) AS n FROM delivery_attempts a JOIN due ON a.delivery_id = due.id),
                 size AS (SELECT CASE WHEN c.reltuples > 0 THEN pg_total_relation_size(c.oid)::float8 / c.reltuples ELSE 0 END AS each
                          FROM pg_class c WHERE c.oid = 'delivery_attempts'::regclass)
@@ -151,9 +152,9 @@ extension PostgresRetentionStore {
         case .reconciliations:
             "SELECT (SELECT at FROM reconciliations ORDER BY id LIMIT 1)"
         case .deliveryPayloads:
-            "SELECT min(updated_at) FROM deliveries WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue))"
+            "SELECT min(updated_at) FROM deliveries WHERE payload IS NOT NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue), \(DeliveryState.silenced.rawValue))"
         case .deliveryAttempts:
-            "SELECT min(updated_at) FROM deliveries WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue))"
+            "SELECT min(updated_at) FROM deliveries WHERE attempts_removed_at IS NULL AND state IN (\(DeliveryState.delivered.rawValue), \(DeliveryState.dead.rawValue), \(DeliveryState.silenced.rawValue))"
         case .sdkUsers:
             "SELECT min(last_authorized_at) FROM sdk_users"
         }

@@ -143,6 +143,24 @@ struct PostgresRetentionStoreTests {
         }
     }
 
+    /// A silenced delivery is finished as a dead one is: its payload and attempts expire after
+    /// the same time (migration 0044), not never.
+    @Test func aSilencedDeliveryIsPrunedLikeADeadOne() async throws {
+        try await TestDatabase.withFresh { _, client async throws in
+            try await Self.seed(client)
+            try await client.query("UPDATE deliveries SET state = 'silenced' WHERE rule = 'r-e440'", logger: Self.logger)
+            let store = PostgresRetentionStore(client: client, logger: Self.logger)
+            let pruner = Self.pruner(store, Self.policy, batch: 2)
+            let estimated = try await pruner.estimates().estimates.mapValues(\.rows)
+            #expect(estimated[.deliveryPayloads] == 3 && estimated[.deliveryAttempts] == 2, "\(estimated)")
+            _ = try #require(try await pruner.pass())
+            #expect(try await Self.strings(client, """
+                SELECT state || ':' || coalesce(payload_removed, 'payload') || ':' || (attempts_removed_at IS NOT NULL)::text
+                FROM deliveries WHERE rule = 'r-e440'
+                """) == ["silenced:expired:true"])
+        }
+    }
+
     @Test func onlyOneReplicaPrunesAtATimeAndZeroKeepsForEver() async throws {
         try await TestDatabase.withFresh { _, client async throws in
             try await Self.seed(client)

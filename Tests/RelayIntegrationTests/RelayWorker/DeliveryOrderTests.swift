@@ -170,6 +170,45 @@ struct DeliveryOrderTests {
         }
     }
 
+    /// A silence settles the first as surely as a delivery does: the first answers 429 with
+    /// Retry-After: 30 (the next's recheck over 15 s away), a silence on its transition is made
+    /// and the first redriven, so its run records it silenced; that statement wakes the next,
+    /// which goes within seconds, not at its recheck.
+    @Test func silencingTheFirstWakesTheNextAtOnce() async throws {
+        try await TestCallbackServer.with { callbacks async throws in
+            let path = "/match/1/429/item.created"
+            let env = try NotifyEnvironment.make(rules: Self.rules(callbacks.url(path)), schedule: "1s,1s",
+                                                 extra: NotifyEnvironment.withoutBreaker)
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("ord-silence", result: "authentic", final: true)
+                let held = try await eventually(timeout: .seconds(20)) {
+                    let pair = try await Self.pair(stack, item: id)
+                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
+                        && (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval(15)
+                }
+                #expect(held)
+                let first = try #require(try await Self.pair(stack, item: id).first?.id)
+                let support = try await APIAccess.token(stack.database, role: .support)
+                let silence = try await stack.relay.post("/v1/silences", token: support, json: """
+                    {"rule": "ordered", "matchers": {"transition": ["item.created"]}, "reason": "test", "duration": "10m"}
+                    """)
+                #expect(silence.status == 201, "\(silence.body)")
+                // The worker's list of silences is at most 2 s old.
+                try await Task.sleep(for: .seconds(3))
+                let retried = try await stack.relay.post("/v1/deliveries/\(first)/retry", token: support, json: "{}")
+                #expect(retried.status < 300, "\(retried.body)")
+                let started = ContinuousClock.now
+                let settled = try await eventually(timeout: .seconds(12)) {
+                    try await Self.pair(stack, item: id).map(\.state) == [.silenced, .delivered]
+                }
+                #expect(settled, "released by the silence's write, long before the recheck")
+                #expect(ContinuousClock.now - started < .seconds(12))
+                let arrived = try Self.received(callbacks, path: path, item: id)
+                #expect(arrived.map(\.type) == ["item.created", "result.final"] && arrived.map(\.status) == [429, 200], "\(arrived)")
+            }
+        }
+    }
+
     /// The first is held by its target's breaker (the target disabled), the next waits behind it
     /// (its recheck ten minutes away, as the first has no attempt scheduled); enabling the target
     /// drains the first, whose delivery wakes the next at once.
