@@ -35,6 +35,7 @@ stage_files() {
   install -m 0644 "$ROOT/deploy/rules/chat.yaml" "$stage/usr/share/doc/entrupy-relay/examples/chat.yaml"
   install -m 0644 "$ROOT/deploy/rules/digest.yaml" "$stage/usr/share/doc/entrupy-relay/examples/digest.yaml"
   install -m 0644 "$ROOT/deploy/rules/throttle.yaml" "$stage/usr/share/doc/entrupy-relay/examples/throttle.yaml"
+  install -m 0644 "$ROOT/deploy/rules/quiet-hours.yaml" "$stage/usr/share/doc/entrupy-relay/examples/quiet-hours.yaml"
   install -m 0644 "$ROOT/deploy/nginx/entrupy-relay.conf" "$stage/usr/share/doc/entrupy-relay/examples/nginx.conf"
   install -m 0644 "$ROOT/deploy/prometheus/alerts.yml" "$stage/usr/share/doc/entrupy-relay/examples/prometheus-alerts.yml"
   install -m 0644 "$ROOT/deploy/grafana/entrupy-relay.json" "$stage/usr/share/doc/entrupy-relay/examples/grafana-dashboard.json"
