@@ -24,8 +24,7 @@ public enum ChatPreset: String, Sendable, CaseIterable {
 
     /// The message posted for these template values, with the rule's `text` or the preset's line.
     public func body(_ values: [String: String], operational: Bool, text: NotificationTemplate?) -> JSONValue {
-        // Slack reads &, < and > as markup (a value holding <!channel> would ping it): values are escaped.
-        let values = self == .slack ? values.mapValues(Self.slackEscaped) : values
+        let values = escaped(values)
         let template = text ?? (operational ? operationalLine : itemLine)
         let line = Self.cut(template.render(values), to: limit)
         switch self {
@@ -79,6 +78,50 @@ public enum ChatPreset: String, Sendable, CaseIterable {
         }
         return lines
     }()
+
+    /// Item data made inert in this service's markup; the preset's own text is not touched.
+    /// - Slack and Google Chat read `&`, `<` and `>` as markup (`<!channel>`, `<users/all>` ping everyone,
+    ///   `<url|text>` is a link): they are written as `&amp;`, `&lt;` and `&gt;` (Slack, "Formatting text
+    ///   for app surfaces"; Google Chat, "Format messages").
+    /// - Discord and Teams (an adaptive card's TextBlock) read markdown: its special characters get a
+    ///   backslash, which both honour; a value named `*_url`, which the line puts in a link's `(...)`, has
+    ///   what could end or break that link percent-encoded instead (a URL means the same with them encoded).
+    func escaped(_ values: [String: String]) -> [String: String] {
+        switch self {
+        case .slack, .googleChat:
+            return values.mapValues(Self.slackEscaped)
+        case .discord, .teams:
+            var out = values
+            for (name, value) in values {
+                out[name] = name.hasSuffix("_url") ? Self.linkDestination(value) : Self.markdownEscaped(value)
+            }
+            return out
+        }
+    }
+
+    static func markdownEscaped(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            if "\\*_~`[]()<>#|".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A URL kept usable as a markdown link's destination, and no link anywhere else: what could end or
+    /// break the destination or open a link (`(`, `)`, `<`, `>`, `[`, `]`, `\`, backtick, spaces) as `%XX`.
+    static func linkDestination(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            if "()<>[]\\` \t\r\n".unicodeScalars.contains(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += (hex.count == 1 ? "%0" : "%") + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 
     static func slackEscaped(_ value: String) -> String {
         var out = ""

@@ -68,7 +68,7 @@ public enum DeliveryPlanner {
 
     /// One action rendered: an email from the template values, a callback carrying the
     /// action's body (`WebhookBody`), or `body`, the relay's own, when it has none (built only
-    /// then). `operational` says the values are an operational event's (a preset's line differs).
+    /// then); a body template that is not JSON for these values makes an unsendable callback. `operational` says the values are an operational event's (a preset's line differs).
     public static func render(_ action: RuleAction, rule: String, index: Int, values: [String: String], body: () -> JSONValue,
                               transitionIndex: Int, entrupyID: String, operational: Bool = false) -> PlannedDelivery {
         switch action {
@@ -79,9 +79,14 @@ public enum DeliveryPlanner {
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
                                    target: emailTarget(email.to), payload: payload, signingKeyID: nil)
         case .webhook(let webhook):
+            // A body template that is not JSON for this item: stored with no body and the reason, which the deliverer fails it with.
+            let rendered = webhook.body.render(values, operational: operational, standard: body)
+            let (text, unsendable): (String, String?) = switch rendered {
+            case .success(let text): (text, nil)
+            case .failure(let invalid): ("", invalid.message)
+            }
             let payload = DeliveryPayload.webhook(.init(url: webhook.url, headers: webhook.headers.map { .init(name: $0.name, value: $0.value) },
-                                                        body: webhook.body.render(values, operational: operational, standard: body),
-                                                        unsigned: webhook.unsigned))
+                                                        body: text, unsigned: webhook.unsigned, unsendable: unsendable))
             return PlannedDelivery(transitionIndex: transitionIndex, entrupyID: entrupyID, rule: rule, actionIndex: index,
                                    target: MaskedURL.mask(webhook.url), payload: payload, signingKeyID: webhook.signingKeyID)
         }

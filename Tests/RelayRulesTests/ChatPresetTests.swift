@@ -1,6 +1,6 @@
 import Foundation
 import RelayModel
-import RelayRules
+@testable import RelayRules
 import Testing
 
 /// Issue 46: what each chat preset posts, for items and for operational alerts.
@@ -46,6 +46,40 @@ struct ChatPresetTests {
         let line = try #require(Self.line(Self.body("slack", brand: "<!channel> & <https://evil.example|x>")))
         #expect(line.contains("&lt;!channel&gt; &amp; &lt;https://evil.example|x&gt;"))
         #expect(!line.contains("<!channel>"))
+    }
+
+    /// Item data that Google Chat reads as mention-all, or markdown reads as a link, renders inert in each
+    /// preset, and the body is still JSON; the preset's own link stays a link.
+    @Test func itemDataCannotPingOrLinkInAnyPreset() throws {
+        let hostile = ["<users/all>", "[Certificate](https://evil.example)"]
+        let inert: [ChatPreset: [String]] = [
+            .slack: ["&lt;users/all&gt;", "[Certificate](https://evil.example)"],
+            .googleChat: ["&lt;users/all&gt;", "[Certificate](https://evil.example)"],
+            .discord: ["\\<users/all\\>", "\\[Certificate\\]\\(https://evil.example\\)"],
+            .teams: ["\\<users/all\\>", "\\[Certificate\\]\\(https://evil.example\\)"],
+        ]
+        for preset in ChatPreset.allCases {
+            for (value, expected) in zip(hostile, inert[preset]!) {
+                let subject = RuleMatchingTests.subject(customerItemID: value)
+                let rules = try WebhookBodyTests.rules("""
+                          - webhook: {url: "https://chat.example/hook", preset: \(preset.rawValue)}
+                    """)
+                let planned = DeliveryPlanner.plan(rules: rules, item: subject.item, transitions: [subject.transition],
+                                                   occurredAt: subject.occurredAt)
+                guard case .webhook(let hook) = try #require(planned.first).payload else { Issue.record("no webhook"); continue }
+                let body = try #require(JSONValue(jsonText: hook.body), "\(preset): not JSON: \(hook.body)")
+                let line = try #require(Self.line(body))
+                #expect(line.contains("(\(expected))"), "\(preset): \(line)")
+                #expect(!line.contains("<users/all>"), "\(preset): \(line)")
+                let link = preset == .slack || preset == .googleChat ? "<https://c.example/1|certificate>" : "[certificate](https://c.example/1)"
+                #expect(line.contains(link), "\(preset): \(line)")
+            }
+        }
+        // Slack's and Google Chat's `<url|text>` in a value is no link either.
+        #expect(ChatPreset.googleChat.escaped(["brand": "<https://evil.example|x>"])["brand"] == "&lt;https://evil.example|x&gt;")
+        // A URL value cannot end its link's destination and open another.
+        let url = ChatPreset.discord.escaped(["photo_url": "https://p.example/a b)[x](https://evil.example"])["photo_url"]
+        #expect(url == "https://p.example/a%20b%29%5Bx%5D%28https://evil.example")
     }
 
     @Test func discordContentIsCutToTwoThousandCharacters() throws {

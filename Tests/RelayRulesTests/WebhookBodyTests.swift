@@ -99,19 +99,34 @@ struct WebhookBodyTests {
     }
 
     /// Two values present and two absent together is a mix the load-time samples do not try: a
-    /// body that is not JSON for it is replaced by the relay's own, never sent broken.
-    @Test func aBodyInvalidForAnUntriedMixSendsTheStandardBody() throws {
+    /// body that is not JSON for it is never sent, and no other body either (the operator gave this
+    /// one): the delivery is planned with no body and the reason, and reads back so from its row.
+    @Test func aBodyInvalidForAnUntriedMixIsPlannedUnsendable() throws {
         let rules = try Self.rules("""
                   - webhook:
                       url: https://erp.example/hook
                       secret: ${PARTNER_SECRET}
                       body: '{"id": "{{entrupy_id}}"{{#brand}}{{#model}}{{^photo_url}}{{^flag_reason}} broken{{/flag_reason}}{{/photo_url}}{{/model}}{{/brand}}}'
             """)
-        let (_, body) = try Self.planned(rules, brand: "nike")
-        #expect(body["type"]?.stringValue == "result.final", "the standard body: \(body.jsonText)")
-        #expect(body["data"]?["entrupy_id"]?.stringValue == "E1")
+        let subject = RuleMatchingTests.subject(brand: "nike")
+        let planned = DeliveryPlanner.plan(rules: rules, item: subject.item, transitions: [subject.transition], occurredAt: subject.occurredAt)
+        guard case .webhook(let hook) = try #require(planned.first).payload else { Issue.record("no webhook"); return }
+        #expect(hook.body.isEmpty, "neither the broken body nor the relay's own: \(hook.body)")
+        let reason = try #require(hook.unsendable)
+        #expect(reason.hasPrefix("the body template rendered invalid JSON for this item (invalid JSON at byte "), "\(reason)")
+        let first = try #require(planned.first)
+        let stored = try #require(DeliveryPayload(stored: first.payload.json, channel: .webhook))
+        guard case .webhook(let read) = stored else { Issue.record("not a webhook"); return }
+        #expect(read.unsendable == reason && read.body.isEmpty)
+        // A row stored before there was `unsendable` reads back sendable.
+        let old = try #require(JSONValue(jsonText: #"{"url": "https://erp.example/hook", "headers": [], "body": "{}"}"#))
+        guard case .webhook(let oldHook)? = DeliveryPayload(stored: old, channel: .webhook) else { Issue.record("old row"); return }
+        #expect(oldHook.unsendable == nil && oldHook.body == "{}")
         let (_, withoutBrand) = try Self.planned(rules, brand: nil)
         #expect(withoutBrand.jsonText == #"{"id":"E1"}"#, "the template where it renders JSON")
+        let (sendable, _) = try Self.planned(rules, brand: nil)
+        guard case .webhook(let fine) = sendable.payload else { return }
+        #expect(fine.unsendable == nil && sendable.payload.json["unsendable"] == nil, "a sendable row stores no marker")
     }
 
     @Test func operationalRulesCheckTheirOwnVariables() throws {

@@ -1,9 +1,9 @@
 /// What a delivery sends, fully rendered when it is planned, so a retry sends exactly what the
 /// first attempt did. `DeliveryPlanner` makes it; it is stored as JSON in `deliveries.payload`
 /// (`json`) and read back once (`init(stored:)`) for the deliverers. The stored shape is
-/// `{to, subject, text, html?, group?}` for email and `{url, headers: [[name, value]], body, unsigned?}`
-/// for a webhook (`unsigned: true` only for a chat target sent without signature headers):
-/// rows stored by any version read back.
+/// `{to, subject, text, html?, group?}` for email and `{url, headers: [[name, value]], body, unsigned?, unsendable?}`
+/// for a webhook (`unsigned: true` only for a chat target sent without signature headers; `unsendable` only
+/// when there is no body to send): rows stored by any version read back.
 public enum DeliveryPayload: Sendable, Equatable {
     case email(Email)
     case webhook(Webhook)
@@ -34,12 +34,17 @@ public enum DeliveryPayload: Sendable, Equatable {
         /// Sent without Standard Webhooks headers, by design (a chat preset's target, whose
         /// URL is its secret); a signed delivery whose secret is gone is not this.
         public var unsigned: Bool
+        /// Why nothing may be sent (the rule's body template rendered invalid JSON for this item,
+        /// and the relay sends no body the operator did not write): the deliverer fails the delivery
+        /// for good with it. `body` is then empty. Nil for every sendable delivery.
+        public var unsendable: String?
 
-        public init(url: String, headers: [Header], body: String, unsigned: Bool = false) {
+        public init(url: String, headers: [Header], body: String, unsigned: Bool = false, unsendable: String? = nil) {
             self.url = url
             self.headers = headers
             self.body = body
             self.unsigned = unsigned
+            self.unsendable = unsendable
         }
     }
 
@@ -77,6 +82,7 @@ public enum DeliveryPayload: Sendable, Equatable {
                 "body": .string(webhook.body),
             ]
             if webhook.unsigned { fields["unsigned"] = .bool(true) }
+            if let unsendable = webhook.unsendable { fields["unsendable"] = .string(unsendable) }
             return .object(fields)
         }
     }
@@ -97,7 +103,8 @@ public enum DeliveryPayload: Sendable, Equatable {
                       let value = parts[1].stringValue else { return nil }
                 return Header(name: name, value: value)
             }
-            self = .webhook(Webhook(url: url, headers: headers, body: body, unsigned: json["unsigned"]?.boolValue == true))
+            self = .webhook(Webhook(url: url, headers: headers, body: body, unsigned: json["unsigned"]?.boolValue == true,
+                                    unsendable: json["unsendable"]?.stringValue))
         }
     }
 

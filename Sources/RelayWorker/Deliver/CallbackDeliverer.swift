@@ -22,6 +22,8 @@ public struct CallbackDeliverer: Sendable {
         guard case .webhook(let payload) = delivery.payload else {
             return AttemptReport(result: .permanent, error: "stored webhook payload is incomplete (\(DeliveryPayload.required(for: .webhook)))")
         }
+        // Planned without a body (its template rendered invalid JSON for the item): nothing the operator did not write is sent.
+        if let reason = payload.unsendable { return AttemptReport(result: .permanent, error: reason, cause: .delivery) }
         let secret: WebhookSecret?
         if payload.unsigned {
             secret = nil
