@@ -4,7 +4,7 @@ import PackageDescription
 
 /// Every numbered SQL file in migrations/, compiled into the binary (RelayMigrations).
 /// SwiftPM caches this list with the manifest's text: after adding a file, change this file too
-/// (the latest file, so that the change says which: 0044_prune_silenced.sql).
+/// (the latest file, so that the change says which: 0045_target_throttle_period.sql).
 let migrationFiles = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/migrations")) ?? [])
     .filter { $0.hasSuffix(".sql") }.sorted()
 

@@ -48,4 +48,5 @@ public let embeddedMigrations: [(file: String, sql: [UInt8])] = [
     ("0042_email_groups.sql", PackageResources._042_email_groups_sql),
     ("0043_silences_and_quiet_hours.sql", PackageResources._043_silences_and_quiet_hours_sql),
     ("0044_prune_silenced.sql", PackageResources._044_prune_silenced_sql),
+    ("0045_target_throttle_period.sql", PackageResources._045_target_throttle_period_sql),
 ]

@@ -38,7 +38,7 @@ struct TargetRateLimitTests {
     }
 
     /// A put-off delivery wakes 30 to 70 % of the horizon before its appointment, never sooner
-    /// than the shortest snooze nor later than the longest.
+    /// than the shortest snooze nor later than the longest (less the same share).
     @Test func snoozesEndJustBeforeTheAppointment() {
         let horizon = ThrottleAnswer.horizon
         #expect(ThrottleAnswer.snooze(before: .seconds(10), jitter: 0) == .seconds(10) - horizon * 0.3)
@@ -46,9 +46,21 @@ struct TargetRateLimitTests {
         #expect(ThrottleAnswer.snooze(before: .seconds(10), jitter: 7) == .seconds(10) - horizon * 0.7)
         #expect(ThrottleAnswer.snooze(before: .seconds(10), jitter: .nan) == .seconds(10) - horizon * 0.5)
         #expect(ThrottleAnswer.snooze(before: .milliseconds(100), jitter: 0.5) == ThrottleAnswer.shortestSnooze)
-        #expect(ThrottleAnswer.snooze(before: .seconds(90 * 86_400), jitter: 0.5) == ThrottleAnswer.longestSnooze)
+        #expect(ThrottleAnswer.snooze(before: .seconds(90 * 86_400), jitter: 0.5) == ThrottleAnswer.longestSnooze - horizon * 0.5)
         // Many deliveries given one appointment by racing replicas spread over 40 % of the horizon.
         let spread = Set((0...100).map { ThrottleAnswer.snooze(before: .seconds(5), jitter: Double($0) / 100) })
         #expect(spread.count > 90)
+    }
+
+    /// The cap: an appointment hours away (booked at a mistaken slow rate) sleeps no longer than
+    /// the longest snooze, 15 minutes by default or as set, so a changed limit applies within it.
+    @Test func aFarAppointmentSleepsNoLongerThanTheCap() {
+        let horizon = ThrottleAnswer.horizon
+        #expect(ThrottleAnswer.longestSnooze == .seconds(900))
+        #expect(ThrottleAnswer.snooze(before: .seconds(36_000), jitter: 0) == .seconds(900) - horizon * 0.3)
+        #expect(ThrottleAnswer.snooze(before: .seconds(36_000), jitter: 1, longest: .seconds(2)) == .seconds(2) - horizon * 0.7)
+        #expect(ThrottleAnswer.snooze(before: .seconds(36_000), jitter: 0.5, longest: .zero) == ThrottleAnswer.shortestSnooze)
+        // Within the cap the appointment still rules.
+        #expect(ThrottleAnswer.snooze(before: .seconds(60), jitter: 0, longest: .seconds(120)) == .seconds(60) - horizon * 0.3)
     }
 }

@@ -48,7 +48,8 @@ extension WorkerAssembly {
                 outcomes: DeliveryOutcomeWrites(),
                 workerID: workerID, logger: logger
             ).pausing(pauses(rules: rules))
-            .throttled(by: DeliveryThrottle(rules: { [rules] in rules.current }, slots: PostgresTargetThrottle(client: client, logger: logger))))
+            .throttled(by: DeliveryThrottle(rules: { [rules] in rules.current }, slots: PostgresTargetThrottle(client: client, logger: logger),
+                                            longestSnooze: settings.notify.throttleMaxWait, records: DeliveryOutcomeWrites())))
         }
 
         /// Silences (read every two seconds) and the quiet hours of the rules in force.

@@ -2,3 +2,4 @@ public import RelayStore
 public import RelayWorker
 
 extension PostgresTargetThrottle: TargetThrottling {}
+extension DeliveryOutcomeWrites: DeliveryThrottleRecording {}

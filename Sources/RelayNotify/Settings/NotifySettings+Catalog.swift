@@ -42,12 +42,14 @@ extension NotifySettings {
         "a target failing this long is disabled: its deliveries stay held until `targets enable` (0: never)")
     public static let targetDrainRate = IntegerSetting("target_drain_per_second", default: 10, range: 1...10_000,
         "a recovered or enabled target's held deliveries are released at this rate")
+    public static let throttleMaxWait = IntegerSetting("target_throttle_max_wait_seconds", default: 900, range: 1...3_600,
+        "a delivery put off by its target's rate_limit sleeps at most this long, then asks again: a changed limit applies within it")
 
     /// Every setting read here, in the reference's order.
     public static let catalog: [Setting] = [
         rulesFile.setting, retrySchedule.setting, targetConcurrency.setting, callbackTimeout.setting, allowPrivateCallbacks.setting,
         smtpURL.setting, smtpPassword.setting, smtpFrom.setting, smtpCAFile.setting, smtpHeloName.setting, smtpTimeout.setting,
         targetFailureThreshold.setting, targetFailureRate.setting, targetFailureWindow.setting, targetFailureMinAttempts.setting,
-        targetProbe.setting, targetProbeMax.setting, targetDisableAfter.setting, targetDrainRate.setting,
+        targetProbe.setting, targetProbeMax.setting, targetDisableAfter.setting, targetDrainRate.setting, throttleMaxWait.setting,
     ]
 }

@@ -18,6 +18,8 @@ public struct NotifySettings: Sendable {
     public var allowPrivateCallbacks: Bool
     /// Targets' circuit breakers.
     public var breaker: BreakerPolicy
+    /// The longest a delivery put off by its target's rate limit sleeps before it asks again.
+    public var throttleMaxWait: Duration
 
     public init(reader: SettingsReader) throws {
         rulesFile = try reader.text(Self.rulesFile)
@@ -39,6 +41,7 @@ public struct NotifySettings: Sendable {
         smtpTimeoutSeconds = try reader.integer(Self.smtpTimeout)
         callbackTimeoutSeconds = try reader.integer(Self.callbackTimeout)
         allowPrivateCallbacks = try reader.bool(Self.allowPrivateCallbacks)
+        throttleMaxWait = .seconds(try reader.integer(Self.throttleMaxWait))
         let disableAfter = try reader.integer(Self.targetDisableAfter)
         breaker = BreakerPolicy(
             consecutiveFailures: try reader.integer(Self.targetFailureThreshold), failureRate: try reader.decimal(Self.targetFailureRate),

@@ -33,9 +33,9 @@ struct ThrottledTargetTests {
         return id
     }
 
-    /// `backlog` items, each with one delivery to the endpoint, held under its key by an
+    /// `count` items, each with one delivery to the endpoint, held under its key by an
     /// operator's disable: what an outage leaves behind. Their jobs are made by the drain.
-    static func seedHeldBacklog(_ database: DatabaseURL, url: String, keyID: String) async throws {
+    static func seedHeldBacklog(_ database: DatabaseURL, url: String, keyID: String, count: Int = backlog) async throws {
         let key = TargetKey.endpoint(of: url)
         try await TestDatabase.withClient(database) { client in
             try await client.query("""
@@ -43,11 +43,11 @@ struct ThrottledTargetTests {
                 """, logger: TestDatabase.logger)
             try await client.query("""
                 INSERT INTO items (entrupy_id, result, result_final, flag, fetched_at, raw)
-                SELECT 'E-throttle-' || n, 'authentic', true, 'none', now(), '{}' FROM generate_series(1, \(backlog)) AS n
+                SELECT 'E-throttle-' || n, 'authentic', true, 'none', now(), '{}' FROM generate_series(1, \(count)) AS n
                 """, logger: TestDatabase.logger)
             try await client.query("""
                 INSERT INTO item_events (entrupy_id, kind, source, occurred_at)
-                SELECT 'E-throttle-' || n, 'result.final', 'webhook', now() FROM generate_series(1, \(backlog)) AS n
+                SELECT 'E-throttle-' || n, 'result.final', 'webhook', now() FROM generate_series(1, \(count)) AS n
                 """, logger: TestDatabase.logger)
             try await client.query("""
                 INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id,
