@@ -22,7 +22,23 @@ extension PostgresDeliveryStore {
                    array_agg(coalesce(extract(epoch FROM b.next_attempt_at - now())::float8, 'NaN') ORDER BY b.id DESC) AS due_in
             FROM deliveries b
             WHERE b.entrupy_id = r.entrupy_id AND b.id < r.id AND b.channel = r.channel AND b.target = r.target
-              AND \(DeliveryAttemptWrite.attemptable("b"))) o ON true
+              AND \(DeliveryAttemptWrite.attemptable("b"))
+              AND \(mayHold("b", "r"))) o ON true
+        """
+    }
+
+    /// That the earlier `b` may hold `r`: it is of the same rule (order is kept within a rule), or
+    /// it does not wait for a time of its own choosing: its group's (a grouped email, sent when
+    /// its group is due, up to a day away) or its rule's quiet hours. An email's `target` is its
+    /// recipients whatever the rule, so an urgent rule's email would otherwise wait for another
+    /// rule's digest or night. Nor does a member of `r`'s own email group: the group's one email
+    /// lists both, in order (held, `r` would be left out of it and sent alone after). Read only
+    /// from the few unsettled rows the lateral already found (`r`'s payload only for a grouped `b`).
+    static func mayHold(_ b: String, _ r: String) -> String {
+        """
+        (\(b).rule = \(r).rule OR (coalesce(\(b).quiet_until <= now(), true) AND NOT coalesce(\(b).payload ? 'group', false)))
+                      AND NOT coalesce(\(b).payload ? 'group' AND \(b).rule = \(r).rule AND \(b).action_index = \(r).action_index
+                                       AND \(b).payload->'group'->'key' = \(r).payload::jsonb->'group'->'key', false)
         """
     }
 

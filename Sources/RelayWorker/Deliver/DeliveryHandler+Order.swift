@@ -21,7 +21,8 @@ extension DeliveryHandler {
     /// there is none and it may be attempted.
     func orderHold(_ delivery: DeliveryRecord) -> JobResult? {
         guard let blocker = delivery.orderBlocker, !delivery.isOperational else { return nil }
-        let recheck = Self.orderRecheck(after: blocker) * Double.random(in: 0.9...1.1)
+        // Not before its own group is due either: it would only wait for that (a digest of its rule, whose earlier member holds it).
+        let recheck = max(Self.orderRecheck(after: blocker), Self.groupWait(of: delivery) ?? .zero) * Double.random(in: 0.9...1.1)
         logger.debug("delivery held behind an earlier one", metadata: [
             "delivery_id": "\(delivery.id)", "held_behind": "\(blocker.id)", "entrupy_id": "\(delivery.entrupyID ?? "-")",
         ])

@@ -209,6 +209,57 @@ struct DeliveryOrderTests {
         }
     }
 
+    /// Email rules to the same recipients: `later` (item.created and result.final, each waiting for
+    /// a time of its own, a digest due in an hour or quiet hours for the next hour) and `urgent`
+    /// (result.final, at once). The urgent email is not held behind the other rule's earlier
+    /// delivery; the digest's later member is not held behind its earlier one either, as one
+    /// email will list both in order.
+    @Test(arguments: ["digest", "quiet"])
+    func anUrgentEmailIsNotHeldBehindAnotherRulesDigestOrQuietHours(_ waiting: String) async throws {
+        let now = Date()
+        func clock(_ date: Date) -> String {
+            let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 86_400
+            return String(format: "%02d:%02d:%02d", seconds / 3_600, seconds % 3_600 / 60, seconds % 60)
+        }
+        // YAML lines for the waiting rule: its email action's grouping, or the rule's quiet hours.
+        let (group, quiet) = waiting == "digest" ? ("\n          group_by: [rule]\n          group_wait: 1h", "")
+            : ("", "\n    quiet_hours: {from: \"\(clock(now.addingTimeInterval(-60)))\", to: \"\(clock(now.addingTimeInterval(3_600)))\", time_zone: UTC}")
+        let rules = """
+            rules:
+              - name: later
+                continue: true
+                notify:
+                  - email:
+                      to: [support@example.com]
+                      subject: "later {{transition}}"
+                      text: "{{entrupy_id}}"\(group)\(quiet)
+              - name: urgent
+                when: {transition: [result.final]}
+                notify:
+                  - email: {to: [support@example.com], subject: "urgent {{customer_item_id}}", text: "{{entrupy_id}}"}
+            """
+        try await TestSMTPServer.with { smtp async throws in
+            let env = try NotifyEnvironment.make(rules: rules, smtpPort: smtp.port)
+            try await ReconcileStack.with(env: env) { stack async throws in
+                let id = try await stack.simulator.createItem("ord-urgent-\(waiting)", result: "authentic", final: true)
+                var urgent: [DeliveryRecord] = []
+                let sent = try await eventually(timeout: .seconds(30)) {
+                    urgent = try await Self.pair(stack, item: id, rule: "urgent")
+                    return urgent.map(\.state) == [.delivered]
+                }
+                let seen = try await NotifyEnvironment.deliveries(stack.database, item: id)
+                #expect(sent, "\(seen.map { "\($0.id) \($0.rule) \($0.state) behind \($0.heldBehind.map(String.init) ?? "-")" })")
+                #expect(urgent.first?.attempts == 1 && urgent.first?.heldBehind == nil)
+                let later = try await Self.pair(stack, item: id, rule: "later")
+                #expect(later.map(\.state) == [.pending, .pending] && later.map(\.attempts) == [0, 0], "the other rule still waits")
+                #expect(later.first.map { $0.id < (urgent.first?.id ?? 0) } == true, "the waiting rule's delivery was the earlier one")
+                #expect(later.allSatisfy { $0.heldBehind == nil }, "one rule's quiet hours, or one group's email, keep the order")
+                let subjects = try smtp.messages().map { $0.header("Subject") ?? "" }
+                #expect(subjects.count == 1 && subjects.first?.hasPrefix("urgent ") == true, "\(subjects)")
+            }
+        }
+    }
+
     /// The first is held by its target's breaker (the target disabled), the next waits behind it
     /// (its recheck ten minutes away, as the first has no attempt scheduled); enabling the target
     /// drains the first, whose delivery wakes the next at once.
