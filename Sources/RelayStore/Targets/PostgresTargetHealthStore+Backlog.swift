@@ -10,8 +10,8 @@ import RelayQueue
 extension PostgresTargetHealthStore {
     /// For each open target whose probe is due and not under way, its oldest held delivery
     /// that did not last fail for reasons of its own (never attempted, or failed by the target:
-    /// `own_failure`) is made its probe, or else its oldest held one (claimed until `lease` from now) and its job made to run now. Returns
-    /// the deliveries picked.
+    /// `own_failure`) is made its probe, or else its oldest held one (claimed until `lease` from now) and its job made to run now;
+    /// either only among those that would make an attempt now (`canProbe`). Returns the deliveries picked.
     public func startProbes(lease: Duration) async throws -> [Int64] {
         try await client.withTransaction(logger: logger) { tx in
             let rows = try await tx.query("""
@@ -23,9 +23,10 @@ extension PostgresTargetHealthStore {
                     SELECT due.key, oldest.id FROM due
                     -- Two arms, each walking the held index in id order; the second runs only when the first finds none.
                     CROSS JOIN LATERAL ((SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key")) AND NOT d.own_failure
-                                         ORDER BY d.id LIMIT 1)
+                                           AND \(unescaped: Self.canProbe) ORDER BY d.id LIMIT 1)
                                         UNION ALL
-                                        (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key")) ORDER BY d.id LIMIT 1)
+                                        (SELECT d.id FROM deliveries d WHERE \(unescaped: Self.heldFor("due.key")) AND \(unescaped: Self.canProbe)
+                                         ORDER BY d.id LIMIT 1)
                                         LIMIT 1) oldest)
                 UPDATE delivery_targets t SET probe_delivery_id = picked.id,
                        probe_until = now() + \(lease.milliseconds) * interval '1 millisecond', updated_at = now()
@@ -41,6 +42,12 @@ extension PostgresTargetHealthStore {
             return picked
         }
     }
+
+    /// That a held delivery `d` would make an attempt when its job runs now: not in its rule's
+    /// quiet hours, nor held behind an earlier delivery of its item (both snooze before the
+    /// breaker's admission, so such a probe would expire unattempted and be picked again, and
+    /// the target stay open all night). Filters on the rows the held index finds.
+    static let canProbe = "coalesce(d.quiet_until <= now(), true) AND d.held_behind IS NULL"
 
     /// Releases up to `perTarget` held deliveries of each healthy target, oldest first, their
     /// jobs spread `spacing` apart: a recovered target's backlog drains at a bounded rate.

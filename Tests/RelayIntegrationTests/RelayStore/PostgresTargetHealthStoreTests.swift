@@ -94,6 +94,29 @@ struct PostgresTargetHealthStoreTests {
         }
     }
 
+    /// An open endpoint's probe is a held delivery that would make an attempt now: not one in its
+    /// rule's quiet hours, nor one held behind an earlier delivery of its item (either would snooze
+    /// unattempted, its lease expire, and the same one be picked again all night), even when older.
+    @Test func theProbeIsNoDeliveryInQuietHoursOrHeldBehindAnother() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let key = TargetKey.endpoint(of: "https://partner.example/hook")
+            let row = "'webhook', 'https://partner.example/***', '{\"url\": \"https://partner.example/hook\", \"body\": \"{}\"}', 'pending'"
+            try await Self.execute(db, [
+                "INSERT INTO operational_events (kind, target, data) VALUES ('target.opened', 'x', '{}')",
+                "INSERT INTO delivery_targets (key, state, next_probe_at, probe_wait_ms) VALUES ('\(key)', 'open', now() - interval '1 second', 1000)",
+                """
+                INSERT INTO deliveries (operational_event_id, rule, action_index, channel, target, payload, state, held_target, held_since,
+                                        quiet_until, held_behind) VALUES
+                    (1, 'night', 0, \(row), '\(key)', now(), now() + interval '1 hour', NULL),
+                    (1, 'behind', 0, \(row), '\(key)', now(), NULL, 1),
+                    (1, 'dawn', 0, \(row), '\(key)', now(), now() - interval '1 minute', NULL)
+                """])
+            let dawn = try await TestDatabase.scalar(db, "SELECT id FROM deliveries WHERE rule = 'dawn'")
+            let store = PostgresTargetHealthStore(client: client, logger: TestDatabase.logger)
+            #expect(try await store.startProbes(lease: .seconds(30)) == [Int64(dawn)], "a quiet window that has ended holds nothing")
+        }
+    }
+
     /// An operator who disables a host (`targets disable https://partner.example`) holds every
     /// endpoint on it, paths that exist now or later, under the host's key; the breaker's own
     /// disable of a host's root holds only the root. Enabled again, the host is healthy.
