@@ -92,5 +92,12 @@ struct SilenceTests {
         refused("matchers") { try make(rule: nil) }
         refused("rule") { try make(rule: "") }
         refused("starts_at") { try make(starts: Self.now.addingTimeInterval(31 * 86_400)) }
+        // Lengths count Unicode scalars, as the OpenAPI document's maxLength does: 150 letters each
+        // with a combining accent are 150 characters but 300 scalars (schemathesis sent such a name).
+        let combined = String(repeating: "e\u{301}", count: 150)
+        refused("rule") { try make(rule: combined) }
+        refused("reason") { try make(reason: String(repeating: "e\u{301}", count: 600)) }
+        refused("reason") { try make(reason: " " + String(repeating: "x", count: 1_000)) }
+        #expect(try make(rule: String(repeating: "e\u{301}", count: 100)).rule?.unicodeScalars.count == 200)
     }
 }

@@ -48,7 +48,9 @@ public struct SilencesAPIController: Sendable {
     static func draft(_ body: [String: JSONValue], now: Date = Date()) throws -> SilenceDraft {
         func date(_ key: String) throws -> Date? {
             guard let text = try JSONRequestBody.string(body, key) else { return nil }
-            guard let date = ISODate.parse(text) else { throw APIError(.badRequest, "field \"\(key)\": must be \(ISODate.expected)") }
+            guard let date = dateTime(text) else {
+                throw APIError(.badRequest, "field \"\(key)\": must be a date-time with seconds and a zone, like 2026-11-01T08:30:00Z")
+            }
             return date
         }
         do {
@@ -65,6 +67,16 @@ public struct SilencesAPIController: Sendable {
             let field = bodyFields.contains(error.field) ? error.field : "matchers.\(error.field)"
             throw APIError(.badRequest, "field \"\(field.prefix(80))\": \(error.reason)")
         }
+    }
+
+    /// A date-time as the OpenAPI document's `date-time` format (RFC 3339) has it: date, `T`,
+    /// time with seconds, and `Z` or an offset; a bare date or epoch seconds, which other routes
+    /// take, are refused here, where the document promises the format.
+    static func dateTime(_ text: String) -> Date? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 20, scalars.count <= 40, "Tt".unicodeScalars.contains(scalars[10]), scalars[13] == ":", scalars[16] == ":",
+              let last = scalars.last, "Zz".unicodeScalars.contains(last) || scalars[scalars.count - 3] == ":" else { return nil }
+        return ISODate.parse(text.uppercased()).flatMap { text == text.trimmingCharacters(in: .whitespaces) ? $0 : nil }
     }
 
     @Sendable func show(_ request: Request, context: RelayRequestContext) async throws -> Response {

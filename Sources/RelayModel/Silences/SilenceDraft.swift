@@ -23,14 +23,16 @@ public struct SilenceDraft: Sendable, Equatable {
     /// `duration` (`30m`, `2h`, `1d`, `1h30m`); at least a rule or one matcher; a reason.
     public static func make(rule: String?, matchers: SilenceMatchers, reason: String?, startsAt: Date?, expiresAt: Date?,
                             duration: String?, now: Date) throws(Invalid) -> SilenceDraft {
-        if let rule, rule.isEmpty || rule.count > 200 || rule.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if let rule, rule.isEmpty || rule.unicodeScalars.count > 200 || rule.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw Invalid(field: "rule", reason: "must be a rule's name: 1 to 200 characters, without control characters")
         }
         guard rule != nil || !matchers.isEmpty else {
             throw Invalid(field: "matchers", reason: "a silence needs a rule or at least one field to match (it would stop everything)")
         }
+        // Lengths in Unicode scalars, as JSON Schema's maxLength counts them (the OpenAPI document's
+        // limits): a name of 150 accented letters written with combining marks is 300 long.
         let trimmed = reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard !trimmed.isEmpty, trimmed.count <= 1_000,
+        guard !trimmed.isEmpty, (reason?.unicodeScalars.count ?? 0) <= 1_000,
               !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
             throw Invalid(field: "reason", reason: "required: why, in 1 to 1,000 characters")
         }

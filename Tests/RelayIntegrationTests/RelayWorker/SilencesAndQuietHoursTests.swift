@@ -106,6 +106,7 @@ struct SilencesAndQuietHoursTests {
             let support = try await APIAccess.token(stack.database, role: .support)
             let consumer = try await APIAccess.token(stack.database, role: .consumer)
             let past = ISODate.text(Date().addingTimeInterval(-60))
+            let tomorrow = String(ISODate.text(Date().addingTimeInterval(86_400)).prefix(10))
             let cases: [(String, Int, String)] = [
                 ("{not json", 400, "JSON object"),
                 (#"{"rule": "partner", "reason": "r"}"#, 400, "expires_at"),
@@ -117,6 +118,9 @@ struct SilencesAndQuietHoursTests {
                 (#"{"rule": "partner", "duration": "2h"}"#, 400, "reason"),
                 (#"{"rule": "partner", "reason": "r", "duration": "200d"}"#, 400, "expires_at"),
                 (#"{"rule": "partner", "reason": "r", "expires_at": "tomorrow"}"#, 400, "expires_at"),
+                // The document's date-time format: a bare date or epoch seconds, which other routes take, is not one.
+                (#"{"rule": "partner", "reason": "r", "starts_at": "\#(tomorrow)", "duration": "1d"}"#, 400, "starts_at"),
+                (#"{"rule": "partner", "reason": "r", "expires_at": "4102444800"}"#, 400, "expires_at"),
                 ("[]", 400, "JSON object"),
             ]
             for (body, status, field) in cases {
