@@ -7,7 +7,7 @@ import RelayHTTP
 
 extension DeliveriesCommand {
     /// One delivery: its state and why it waits, if it does (held by its target's breaker, or
-    /// held behind an earlier delivery for the same item and target).
+    /// held behind an earlier delivery for the same item and target), and the email group it is sent in.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one delivery: its state, and what holds it back, if anything.")
 
@@ -41,9 +41,21 @@ extension DeliveriesCommand {
             if delivery.state == .pending || delivery.state == .failed, let next = delivery.nextAttemptAt {
                 lines.append(("next attempt", next.ISO8601Format()))
             }
+            if case .email(let email)? = delivery.payload, let group = email.group {
+                lines.append(("group", "grouped by \(group.label), \(Self.timing(group.timing)), due "
+                              + group.timing.due(createdAt: delivery.createdAt).ISO8601Format()))
+            }
             if let delivered = delivery.deliveredAt { lines.append(("delivered", delivered.ISO8601Format())) }
             if let error = delivery.lastError { lines.append(("last error", error)) }
             return lines
+        }
+
+        /// `group_wait 600s` or `digest 08:00 Europe/Paris`, as the API's `group.timing` says it.
+        static func timing(_ timing: EmailGroupTiming) -> String {
+            switch timing {
+            case .wait(let seconds): "group_wait \(seconds)s"
+            case .digest(let schedule): "digest \(schedule.atText) \(schedule.timeZone.identifier)"
+            }
         }
 
         /// The state, and what holds it back: `pending, held behind delivery 12` (and the breaker's

@@ -97,6 +97,9 @@ struct EmailDigestTests {
                 let cookie = try await ConsoleSignIn.session(stack.relay, token: support)
                 let page = try await stack.relay.request("/console/items/\(nike[0])", headers: [("Cookie", cookie)])
                 #expect(page.body.contains("grouped by brand=nike, group_wait 3600s, due "))
+                let shown = try await CommandLineTests.run(["deliveries", "show", String(try #require(delivery["id"] as? Int))],
+                                                           env: CommandLineTests.environment(stack.database))
+                #expect(shown.stdout.contains("group: grouped by brand=nike, group_wait 3600s, due "), "\(shown.stdout) \(shown.stderr)")
                 #expect(page.body.contains("sent in digest \(nikeID.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")) with 300"))
                 for worker in workers { #expect(await worker.stop() == 0) }
             }
