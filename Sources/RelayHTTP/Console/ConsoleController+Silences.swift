@@ -7,6 +7,7 @@ extension ConsoleController {
     static let silenceNotices = [
         "silence-made": "The silence is in force: matching deliveries are recorded silenced and not sent.",
         "silence-expired": "The silence is expired: new deliveries are sent again (what it silenced stays silenced until retried).",
+        "silence-already-ended": "The silence had already ended: nothing changed.",
     ]
 
     @Sendable func silencesPage(_ request: Request, context: RelayRequestContext) async throws -> Response {
@@ -56,9 +57,11 @@ extension ConsoleController {
         let session = try Self.formSession(context, form: form)
         guard let silences else { throw APIError(.serviceUnavailable, "silences are not available here") }
         guard let id = Int64(try context.parameters.require("id")), id > 0,
-              try await silences.expire(id: id, by: "console \(session.caller.name)") != nil else {
+              let (_, ended) = try await silences.expire(id: id, by: "console \(session.caller.name)") else {
             throw APIError(.notFound, "no such silence")
         }
+        // As the API's 409: a silence that had ended (expired, or past its end) is left as it was.
+        guard ended else { return Self.redirect("/console/silences?done=silence-already-ended") }
         context.logger.notice("console: silence expired", metadata: ["silence_id": "\(id)", "by": "\(session.caller.name)"])
         return Self.redirect("/console/silences?done=silence-expired")
     }

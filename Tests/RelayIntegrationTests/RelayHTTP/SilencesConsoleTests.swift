@@ -41,6 +41,12 @@ struct SilencesConsoleTests {
             let after = try await relay.request("/console/silences", headers: [("Cookie", cookie)])
             #expect(!after.body.contains(#"id="expire-\#(id)""#))
             #expect(after.body.contains("expired by console desk"))
+            #expect(ended.header("Location")?.hasSuffix("done=silence-expired") == true, "the first expire says it expired")
+
+            let again = try await post("/console/silences/\(id)/expire", "csrf=\(csrf)")
+            #expect(again.header("Location")?.hasSuffix("done=silence-already-ended") == true, "\(again.status) \(again.headers)")
+            let told = try await relay.request("/console/silences?done=silence-already-ended", headers: [("Cookie", cookie)])
+            #expect(told.body.contains("The silence had already ended") && !told.body.contains("The silence is expired"))
         }
     }
 }
