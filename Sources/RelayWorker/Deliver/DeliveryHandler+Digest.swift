@@ -8,7 +8,8 @@ import RelayRuntime
 
 /// Email groups and digests (`EmailGroup`): a grouped delivery's job waits until its group is
 /// due, then locks every delivery of the group that may be attempted, sends them as one email
-/// (`DigestComposer`) and settles them all with it, each with an attempt naming the email. The
+/// (`DigestComposer`) and settles them all with it, each with an attempt naming the email; a
+/// member a silence matches is recorded silenced instead, as its own job would have. The
 /// other members' jobs then find their delivery settled. A delivery without a group costs
 /// nothing here: both steps read its payload, already loaded.
 extension DeliveryHandler {
@@ -33,18 +34,38 @@ extension DeliveryHandler {
         case .digest(let schedule): schedule.next(after: delivery.createdAt)
         }
         let reports = GroupReportBox()
-        let settled = try await groups.sendGroup(of: delivery.id, rule: delivery.rule, actionIndex: delivery.actionIndex, key: group.key,
-                                                 createdBy: createdBy, limit: DigestComposer.maxEntries) { [schedule, workerID] members in
-            let (report, settlements) = await Self.sendDigest(members, rule: delivery.rule, sender: sender, schedule: schedule,
+        let sent = try await groups.sendGroup(of: delivery.id, rule: delivery.rule, actionIndex: delivery.actionIndex, key: group.key,
+                                              createdBy: createdBy, limit: DigestComposer.maxEntries) { [self] members in
+            let silenced = try await silencedMembers(members)
+            let emailed = members.filter { silenced[$0.id] == nil }
+            guard !emailed.isEmpty else { return GroupSend(settlements: [], silenced: silenced) }
+            let (report, settlements) = await Self.sendDigest(emailed, rule: delivery.rule, sender: sender, schedule: schedule,
                                                               workerID: workerID)
             reports.report = report
-            return settlements
+            return GroupSend(settlements: settlements, silenced: silenced)
         }
-        guard let settled, let report = reports.report else {
-            return .snooze(.milliseconds(Int64.random(in: 2_000...5_000)))
-        }
+        guard let sent else { return .snooze(.milliseconds(Int64.random(in: 2_000...5_000))) }
+        // Every member a silence matched, this one among them: nothing was sent.
+        guard let report = reports.report else { return .completed }
         await recordHealth(report, key: key, before: health, probe: probe, delivery: delivery)
-        return try await finishGroup(delivery, settled: settled, report: report, key: key)
+        return try await finishGroup(delivery, settled: sent.settlements, report: report, key: key)
+    }
+
+    /// The members a silence in force matches, each with the silence's ID: recorded silenced
+    /// with the group's settlement, never emailed, as the job of each alone would have done
+    /// (`silence(_:)`). Those an operator redrove after a silence are sent. Without silences
+    /// in force this reads nothing: the silences are the worker's copy (`SilenceCache`).
+    func silencedMembers(_ members: [DeliveryRecord]) async throws -> [Int64: Int64] {
+        guard let pauses else { return [:] }
+        let silences = await pauses.silences.current(), now = Date()
+        guard silences.contains(where: { $0.isActive(at: now) }) else { return [:] }
+        var items: [String: EntrupyItem?] = [:], silenced: [Int64: Int64] = [:]
+        for member in members {
+            guard let silence = try await matchingSilence(member, among: silences, now: now, items: &items) else { continue }
+            silenced[member.id] = silence.id
+            countSilenced(member, by: silence.id)
+        }
+        return silenced
     }
 
     /// The digest of `members`, sent once, and what it means for each: its own attempt (its
@@ -54,7 +75,7 @@ extension DeliveryHandler {
         let entries = members.compactMap { member -> DeliveryPayload.Email? in
             if case .email(let email)? = member.payload { return email } else { return nil }
         }
-        let messageKey = "digest." + (members.first?.idempotencyKey ?? "none")
+        let messageKey = DigestMessageKey.make(members: members.map { (id: $0.id, attempt: $0.attempts + 1) })
         let startedAt = Date(), clock = ContinuousClock.now
         let report: AttemptReport
         if let digest = DigestComposer.compose(rule: rule, entries: entries) {

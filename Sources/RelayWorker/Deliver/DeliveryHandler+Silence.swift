@@ -20,22 +20,42 @@ extension DeliveryHandler {
     /// the item's fields are read only when a silence in force could match and names them.
     func silence(_ delivery: DeliveryRecord) async throws -> JobResult? {
         guard let pauses, delivery.silenceID == nil else { return nil }
-        let now = Date()
-        let candidates = await pauses.silences.current()
+        var items: [String: EntrupyItem?] = [:]
+        guard let silence = try await matchingSilence(delivery, among: await pauses.silences.current(), now: Date(), items: &items) else {
+            return nil
+        }
+        countSilenced(delivery, by: silence.id)
+        return pauses.records.finish(recordingSilenceOf: delivery.id, by: silence.id)
+    }
+
+    /// The first of `silences` in force at `now` that matches `delivery`; nil when none does,
+    /// or an operator redrove it after a silence (`silenceID` set). The item's fields are read
+    /// only when a candidate names them, once per item: `items` keeps those read (an email
+    /// group's members share it).
+    func matchingSilence(_ delivery: DeliveryRecord, among silences: [Silence], now: Date,
+                         items: inout [String: EntrupyItem?]) async throws -> Silence? {
+        guard let pauses, delivery.silenceID == nil else { return nil }
+        let candidates = silences
             .filter { $0.isActive(at: now) && $0.matches(rule: delivery.rule, transition: delivery.transition) }
         guard !candidates.isEmpty else { return nil }
         var item: EntrupyItem?
         if candidates.contains(where: \.matchers.readsItems), let entrupyID = delivery.entrupyID, !delivery.isOperational {
-            item = try await pauses.reader.silenceFields(entrupyID: entrupyID)
+            if let known = items[entrupyID] {
+                item = known
+            } else {
+                item = try await pauses.reader.silenceFields(entrupyID: entrupyID)
+                items[entrupyID] = item
+            }
         }
-        guard let silence = candidates.first(where: { $0.matches(rule: delivery.rule, transition: delivery.transition, item: item) }) else {
-            return nil
-        }
+        return candidates.first { $0.matches(rule: delivery.rule, transition: delivery.transition, item: item) }
+    }
+
+    /// A silenced delivery's metric and log line.
+    func countSilenced(_ delivery: DeliveryRecord, by silenceID: Int64) {
         MetricHandles.counter(.deliveriesSilenced, [("channel", delivery.channel.rawValue)]).increment()
         logger.info("delivery silenced", metadata: [
-            "delivery_id": "\(delivery.id)", "rule": "\(delivery.rule)", "silence_id": "\(silence.id)",
+            "delivery_id": "\(delivery.id)", "rule": "\(delivery.rule)", "silence_id": "\(silenceID)",
             "entrupy_id": "\(delivery.entrupyID ?? "-")",
         ])
-        return pauses.records.finish(recordingSilenceOf: delivery.id, by: silence.id)
     }
 }

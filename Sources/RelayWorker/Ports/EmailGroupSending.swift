@@ -6,8 +6,9 @@ public import RelayModel
 public protocol EmailGroupSending: Sendable {
     /// Locks the group's deliveries that may be attempted now and were created no later than
     /// `createdBy` (oldest first, at most `limit`); when `deliveryID` is among them, runs
-    /// `send` with them and records the settlements it returns before the lock is released.
+    /// `send` with them and records what it returns (settlements, and the members silenced)
+    /// before the lock is released.
     /// Nil, sending nothing, when `deliveryID` is not among them.
     func sendGroup(of deliveryID: Int64, rule: String, actionIndex: Int, key: String, createdBy: Date, limit: Int,
-                   _ send: @escaping @Sendable ([DeliveryRecord]) async throws -> [GroupSettlement]) async throws -> [GroupSettlement]?
+                   _ send: @escaping @Sendable ([DeliveryRecord]) async throws -> GroupSend) async throws -> GroupSend?
 }
