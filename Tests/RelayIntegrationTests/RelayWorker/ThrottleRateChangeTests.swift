@@ -37,7 +37,7 @@ struct ThrottleRateChangeTests {
                 try await Task.sleep(for: .seconds(2))
                 try await TestDatabase.execute(stack.database, "UPDATE delivery_targets SET state = 'healthy', disabled_by = NULL")
                 let delivered = "SELECT count(*) FROM deliveries WHERE state = 'delivered'"
-                let first = try await eventually(timeout: .seconds(15)) { try await stack.count(delivered) == 1 }
+                let first = try await eventually(timeout: .seconds(30)) { try await stack.count(delivered) == 1 }
                 let count = try await stack.count(delivered)
                 #expect(first, "\(count) delivered; \(worker.output.suffix(1_500))")
                 // The others are booked a minute apart, out to five minutes; each shows when its job wakes,
