@@ -26,6 +26,7 @@ extension PostgresDeliveryStore {
             guard acquired else { return nil }
             var values = NamedBindings()
             values.set("rule", rule)
+            values.set("delivery_id", deliveryID)
             values.set("action_index", actionIndex)
             values.set("group_key", key)
             values.set("created_by", createdBy)
@@ -62,11 +63,12 @@ extension PostgresDeliveryStore {
     /// The group's deliveries that may be attempted now, locked; found by
     /// `deliveries_email_group` (migration 42). The key is compared whole after its hash. One
     /// held behind an earlier delivery for its item and target (order, migration 40) is left
-    /// out: it goes when that one is settled.
+    /// out: it goes when that one is settled; but not the job's own, which has just passed its
+    /// order check (its column may be stale, and would keep it retrying every few seconds).
     static let claimGroupSQL = NamedSQL(recordSelect + """
 
         WHERE d.rule = :rule::text AND d.action_index = :action_index::int AND d.channel = 'email' AND d.payload ? 'group'
-          AND d.state IN ('pending', 'failed') AND d.held_behind IS NULL
+          AND d.state IN ('pending', 'failed') AND (d.held_behind IS NULL OR d.id = :delivery_id::int8)
           AND md5(d.payload->'group'->>'key') = md5(:group_key::text) AND d.payload->'group'->>'key' = :group_key::text
           AND (d.state = 'pending' OR d.next_attempt_at <= now()) AND d.created_at <= :created_by::timestamptz
         ORDER BY d.id
