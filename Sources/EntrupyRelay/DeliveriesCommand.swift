@@ -82,7 +82,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attempt a dead, failed or silenced delivery again now, with the same idempotency key; or, without an ID, every one the filters name.",
-            discussion: "Without an ID: the dead deliveries (or --state failed) of --rule, --target (as `deliveries list` shows it), --item, "
+            discussion: "Without an ID: the dead deliveries (or --state failed or silenced) of --rule, --target (as `deliveries list` shows it), --item, "
                 + "created in [--since, --until). Run it with --dry-run first: it prints how many match. At most 10000 at a time.")
 
         @Argument(help: "The delivery ID.")
