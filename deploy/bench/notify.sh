@@ -95,21 +95,23 @@ per_webhook() { ms_each "$1" $((RATE * SECONDS_TO_RUN)); }
 CPU_LINE="relay $(per_webhook $(( $(cpu_of "$RELAY_PID") - CPU0[0] ))), simulator $(per_webhook $(( $(cpu_of "$SIM_PID") - CPU0[1] )))"
 CPU_LINE+=", postgres $(per_webhook $(( $(pg_cpu) - CPU0[2] ))), callback sink $(per_webhook $(( $(cpu_of "$SINK_PID") - CPU0[3] ))) ms"
 
-seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once
+seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once, one item each
+  # (one item's deliveries to one target go in order, one after another: a different figure)
   local channel=$1 n=$2 url="http://127.0.0.1:$SINK_PORT/throughput"
   "${PSQL[@]}" -v ON_ERROR_STOP=1 -c "
-    INSERT INTO items (entrupy_id, fetched_at, raw) VALUES ('bench-$channel', now(), '{}');
-    WITH event AS (INSERT INTO item_events (entrupy_id, kind, source) VALUES ('bench-$channel', 'result.final', 'manual') RETURNING id),
+    INSERT INTO items (entrupy_id, fetched_at, raw) SELECT 'bench-$channel-' || g, now(), '{}' FROM generate_series(0, $n - 1) g;
+    WITH event AS (INSERT INTO item_events (entrupy_id, kind, source)
+                   SELECT 'bench-$channel-' || g, 'result.final', 'manual' FROM generate_series(0, $n - 1) g RETURNING id, entrupy_id),
     created AS (
       INSERT INTO deliveries (item_event_id, entrupy_id, rule, action_index, channel, target, payload, signing_key_id)
-      SELECT event.id, 'bench-$channel', 'bench', g, '$channel',
+      SELECT event.id, event.entrupy_id, 'bench', 0, '$channel',
              CASE WHEN '$channel' = 'webhook' THEN '$url' ELSE 'ops@example.com' END,
              CASE WHEN '$channel' = 'webhook'
                   THEN jsonb_build_object('url', '$url', 'headers', '[]'::jsonb, 'body', '{\"type\":\"result.final\",\"data\":{}}')
-                  ELSE jsonb_build_object('to', jsonb_build_array('ops@example.com'), 'subject', 'bench ' || g, 'text', 'Item is authentic.')
+                  ELSE jsonb_build_object('to', jsonb_build_array('ops@example.com'), 'subject', 'bench ' || event.entrupy_id, 'text', 'Item is authentic.')
              END,
              '$KEY_ID'
-      FROM event, generate_series(0, $n - 1) g RETURNING id)
+      FROM event RETURNING id)
     INSERT INTO jobs (kind, args, unique_key, max_attempts)
     SELECT 'deliver', jsonb_build_object('delivery_id', id), 'delivery:' || id, 10 FROM created;
     -- Wake the workers as the relay's own enqueue does (the jobs table has no trigger for it):
@@ -118,7 +120,7 @@ seed() { # seed CHANNEL N: N deliveries of one rendered payload, queued at once
 }
 rate_of() { # rate_of CHANNEL: delivered per second from the first creation to the last delivery
   "${PSQL[@]}" -tAc "SELECT count(*), round((count(*) / extract(epoch FROM max(delivered_at) - min(created_at)))::numeric, 0)
-                     FROM deliveries WHERE entrupy_id = 'bench-$1' AND state = 'delivered'"
+                     FROM deliveries WHERE entrupy_id LIKE 'bench-$1-%' AND state = 'delivered'"
 }
 
 log "2/3: $COUNT callbacks at once"

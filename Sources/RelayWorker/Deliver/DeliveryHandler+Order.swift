@@ -11,8 +11,11 @@ import RelayQueue
 extension DeliveryHandler {
     /// Never sooner: a recheck while the earlier delivery is being sent right now.
     static let orderRecheckFloor = Duration.seconds(1)
-    /// The longest recheck of an earlier delivery that is due but not yet sent (a backlog).
-    static let orderRecheckOverdue = Duration.seconds(60)
+    /// The longest recheck of an earlier delivery that is due but not yet sent (a backlog). Short:
+    /// a hold written by one finish batch while another settles the earlier delivery is not seen
+    /// by that settle's release (each statement reads what was committed when it began), so this
+    /// recheck is what sends it then.
+    static let orderRecheckOverdue = Duration.seconds(5)
     /// The recheck of an earlier delivery that has no attempt scheduled (held by its target's
     /// breaker, which releases it only by its drain).
     static let orderRecheckUnscheduled = Duration.seconds(600)
