@@ -21,17 +21,39 @@ public struct PostgresFetchLeases: Sendable {
     }
 
     /// Takes the lease of `key` when nobody holds it (or the holder's expired); nil when another holds it.
+    /// Prepared: it runs for every reconcile (unprepared, it was parsed and planned each time).
     public func take(_ key: String) async throws -> UUID? {
-        let holder = UUID()
-        let rows = try await client.query("""
+        let statement = TakeStatement(key: key, holder: UUID(), milliseconds: duration.milliseconds)
+        return try await PreparedStatementRunner.rows(statement, on: client, logger: logger).first
+    }
+
+    /// `take`'s statement: the lease, when nobody holds it or the holder's has expired.
+    struct TakeStatement: PostgresPreparedStatement {
+        typealias Row = UUID
+        static let name = "item_fetch_lease_take"
+        static let sql = """
             INSERT INTO item_fetch_leases (item_key, holder, expires_at)
-            VALUES (\(key), \(holder), now() + \(duration.milliseconds) * interval '1 millisecond')
+            VALUES ($1, $2, now() + $3::bigint * interval '1 millisecond')
             ON CONFLICT (item_key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
                 WHERE item_fetch_leases.expires_at < now()
             RETURNING holder
-            """, logger: logger)
-        for try await taken in rows.decode(UUID.self) { return taken }
-        return nil
+            """
+
+        let key: String
+        let holder: UUID
+        let milliseconds: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(key)
+            bindings.append(holder)
+            bindings.append(milliseconds)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> UUID {
+            try row.decode(UUID.self)
+        }
     }
 
     /// Ends the lease `holder` took (nothing when it expired and another took it over).
