@@ -8,7 +8,7 @@ import Synchronization
 /// When the handler returns, the worker runs them as if it had just claimed them: no NOTIFY,
 /// no claim, no wait for one. Outside a worker's run (the receiver, a command) there is none
 /// (`nil`), and the jobs are inserted available, for the workers the caller wakes.
-public final class FollowUpJobs: Sendable {
+public final class FollowUpJobs: JobAdopter {
     let lease: JobLease
     let runnableKinds: Set<String>
     /// How many more jobs the worker may run beside its others, this run's own slot included.
@@ -40,7 +40,7 @@ public final class FollowUpJobs: Sendable {
     /// has no handler for it or no slot free (past its free slots, it would run more than its
     /// concurrency), less the jobs this run has already been given; none once the worker has
     /// taken this run's jobs.
-    func lease(forRunning kind: String) -> JobLease? {
+    public func lease(forRunning kind: String) -> JobLease? {
         guard runnableKinds.contains(kind) else { return nil }
         let (given, taken) = state.withLock { ($0.adopted.count, $0.taken) }
         guard !taken else { return nil }
@@ -49,7 +49,7 @@ public final class FollowUpJobs: Sendable {
         return lease.limit > 0 ? lease : nil
     }
 
-    func adopt(_ jobs: [ClaimedJob]) {
+    public func adopt(_ jobs: [ClaimedJob]) {
         guard !jobs.isEmpty else { return }
         let wasTaken = state.withLock { state -> Bool in
             if !state.taken { state.adopted += jobs }

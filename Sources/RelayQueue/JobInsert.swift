@@ -62,10 +62,11 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
             """
     }
 
-    /// The fragment's values, for this moment: with a worker's run's follow-up lease, its
-    /// lease for `Job`'s kind; with none (`nil`: no worker's run), every job inserted available.
-    public func values(leasingTo followUps: FollowUpJobs?) -> NamedBindings {
-        let lease = followUps?.lease(forRunning: Job.kind)
+    /// The fragment's values, for this moment: with a worker's run's follow-up lease or a
+    /// worker's hand-off (`JobAdopter`), its lease for `Job`'s kind; with none (`nil`), every
+    /// job inserted available.
+    public func values(leasingTo adopter: (any JobAdopter)?) -> NamedBindings {
+        let lease = adopter?.lease(forRunning: Job.kind)
         var values = NamedBindings()
         values.set(name + "_kind", Job.kind)
         values.set(name + "_argument", Job.idArgument)
@@ -82,11 +83,11 @@ public struct JobInsert<Job: RowJobArgs>: Sendable {
     /// worker's run whose lease `values(leasingTo:)` was given, once the statement has
     /// committed; answers how many there were.
     @discardableResult
-    public func adopt(ids: [Int64], args: [String], into followUps: FollowUpJobs?) -> Int {
+    public func adopt(ids: [Int64], args: [String], into adopter: (any JobAdopter)?) -> Int {
         let jobs = zip(ids, args).map { id, args in
             ClaimedJob(id: id, kind: Job.kind, args: args, attempt: 1, maxAttempts: maxAttempts, crashes: 0, traceParent: TraceParent.current())
         }
-        followUps?.adopt(jobs)
+        adopter?.adopt(jobs)
         return jobs.count
     }
 }

@@ -32,6 +32,9 @@ public final class JobWorker: Service, Sendable {
     /// `FollowUpJobs.late`): back to the queue, as a shutdown's drain puts back a cut-short run
     /// (no attempt spent, no crash counted).
     private let putBack: @Sendable ([ClaimedJob]) -> Void
+    /// Where the receiver of the same process hands its reconcile jobs, inserted already claimed
+    /// by this worker (`JobHandoff`).
+    public let handoff: JobHandoff
     /// Every run's `jobTimeout`, kept by one timer.
     private let deadlines = DeadlineWatch()
     /// How long one claim statement takes: the first figure to grow if the jobs table bloats.
@@ -64,6 +67,8 @@ public final class JobWorker: Service, Sendable {
                                    record: nil, addedAt: .now))
             }
         }
+        handoff = JobHandoff(lease: lease, runnableKinds: runnableKinds, freeSlots: { [runs] in runs.withLock { concurrency - $0.executing } },
+                             wake: wake, putBack: putBack)
     }
 
     /// The batcher that records finished runs; once a batch is recorded its runs are no longer
@@ -98,6 +103,8 @@ public final class JobWorker: Service, Sendable {
                 let recorder = Task { await self.finisher.run() }
                 await withDiscardingTaskGroup { jobs in
                     await self.claimLoop(jobs: &jobs)
+                    // Handed over but not started: back to the queue, for another worker.
+                    self.putBack(self.handoff.close())
                     await self.drain(jobs: &jobs)
                 }
                 // Every job has finished: record the last outcomes (within `shutdownFlush`, or
@@ -154,6 +161,11 @@ public final class JobWorker: Service, Sendable {
     private func claimLoop(jobs: inout DiscardingTaskGroup) async {
         var lastClaim = ContinuousClock.now
         while !isStopping {
+            let handed = handoff.take()
+            runs.hold(handed)
+            for job in handed {
+                jobs.addTask { await self.execute(job) }
+            }
             let size = claimSize(polled: ContinuousClock.now - lastClaim >= configuration.pollInterval)
             var claimed: [ClaimedJob] = []
             if size > 0 {

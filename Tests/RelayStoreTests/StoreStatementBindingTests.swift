@@ -19,7 +19,7 @@ struct StoreStatementBindingTests {
         let parsed = WebhookPayloadParser.parse(body: body, headers: [:], verifiedBy: .entrupy)
         let event = NewWebhookEvent(body: body, parsed: parsed, verifiedBy: .entrupy, headers: ["content-type": "application/json"],
                                     clientAddress: nil, requestID: "r1")
-        let statement = PostgresWebhookEventStore.StoreStatement(events: [(event, 0)], reconcileMaxAttempts: 5)
+        let statement = PostgresWebhookEventStore.StoreStatement(events: [(event, 0)], reconcileMaxAttempts: 5, handoff: nil)
         Self.check(statement.values, PostgresWebhookEventStore.StoreStatement.named, "webhook store")
     }
 

@@ -49,7 +49,9 @@ public struct RelayServer {
             statementTimeout: .milliseconds(settings.database.apiStatementTimeoutMilliseconds), logger: logger)
         worker = runWorker ? try WorkerAssembly(settings: settings, client: client, logger: logger) : nil
         hangupService = runWorker ? nil : HangupWithoutWorkerService(logger: logger)
-        let repository = PostgresWebhookEventStore(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts)
+        // With the worker here, the reconcile jobs of stored webhooks go straight to it (`JobHandoff`).
+        let repository = PostgresWebhookEventStore(client: client, logger: logger, reconcileMaxAttempts: settings.worker.reconcileMaxAttempts,
+                                                   handoff: worker?.worker.handoff)
         ingestor = GroupCommitIngestor(
             repository: repository, writers: settings.receiver.ingestWriters, maxBatch: settings.receiver.ingestMaxBatch,
             storeTimeout: .milliseconds(settings.receiver.storeTimeoutMilliseconds), logger: logger

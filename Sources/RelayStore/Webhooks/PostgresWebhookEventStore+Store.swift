@@ -35,17 +35,27 @@ extension PostgresWebhookEventStore {
         // connection, so it throws and the requests get 503. BEGIN + statement + COMMIT would
         // cost a third round trip, and a NOTIFY inside the batch's transaction would make
         // concurrent batches commit one at a time (see `JobInsert`).
-        let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts)
+        // With the worker in this process (`handoff`), the jobs go in claimed by it, up to its
+        // free slots, and are handed to it once durable: no NOTIFY, no claim. The second round
+        // trip is then a bare one, unless some jobs went in available for any worker.
+        let statement = StoreStatement(events: unique, reconcileMaxAttempts: reconcileMaxAttempts, handoff: handoff)
         let logger = self.logger
-        let byKey = try await client.withConnection { connection -> [String: (id: Int64, inserted: Bool, reused: Bool)] in
+        let (byKey, leased) = try await client.withConnection { connection in
             let rows = try await PreparedStatementRunner.rows(statement, on: connection, logger: logger)
             var found: [String: (id: Int64, inserted: Bool, reused: Bool)] = [:]
-            for (id, key, inserted, reused) in rows {
+            var enqueued: Int32 = 0, leased: (ids: [Int64], args: [String]) = ([], [])
+            for (id, key, inserted, reused, jobs, leasedIDs, leasedArgs) in rows {
                 found[key] = (id, inserted, reused)
+                (enqueued, leased) = (jobs, (leasedIDs, leasedArgs))
             }
-            try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
-            return found
+            if Int(enqueued) > leased.ids.count {
+                try await PostgresJobQueue.wakeWorkers(on: connection, logger: logger)
+            } else {
+                _ = try await PreparedStatementRunner.rows(PostgresReconcileStore.CommittedStatement(), on: connection, logger: logger)
+            }
+            return (found, leased)
         }
+        StoreStatement.enqueue(maxAttempts: reconcileMaxAttempts).adopt(ids: leased.ids, args: leased.args, into: handoff)
         var seenFirst = Set<Int>()
         return try events.enumerated().map { position, event in
             guard let stored = byKey[StoredText.clean(event.parsed.dedupKey)] else { throw StoreError.missingResult }
@@ -63,7 +73,7 @@ extension PostgresWebhookEventStore {
     /// Arrays cannot hold NULL here (postgres-nio encodes no optional elements), so each
     /// nullable column travels as text with a bit in `:nulls` saying which values are NULL.
     struct StoreStatement: PostgresPreparedStatement {
-        typealias Row = (Int64, String, Bool, Bool)
+        typealias Row = (Int64, String, Bool, Bool, Int32, [Int64], [String])
         static let name = "webhook_store"
 
         /// Bits of the `nulls` mask, one per nullable column.
@@ -126,11 +136,14 @@ extension PostgresWebhookEventStore {
             \(enqueue(maxAttempts: 1).text)
             -- A new event whose body id an earlier event of the same item had, with another body
             -- (by the item's index: an item has few events; the statement sees only earlier rows).
+            -- With each row, the batch's count of new jobs and those inserted claimed (handed to
+            -- this process's worker once durable).
             SELECT u.id, u.dedup_key, u.inserted,
                    u.inserted AND u.event_id IS NOT NULL AND u.entrupy_id IS NOT NULL AND EXISTS (
                        SELECT 1 FROM webhook_events o
-                       WHERE o.entrupy_id = u.entrupy_id AND o.event_id = u.event_id AND o.body_sha256 <> u.body_sha256) AS reused
-            FROM upserted u
+                       WHERE o.entrupy_id = u.entrupy_id AND o.event_id = u.event_id AND o.body_sha256 <> u.body_sha256) AS reused,
+                   (SELECT count(*)::int4 FROM enqueued) AS enqueued, l.ids AS leased_ids, l.args AS leased_args
+            FROM upserted u CROSS JOIN enqueued_leased l
             """)
         static let sql = named.text
 
@@ -142,6 +155,8 @@ extension PostgresWebhookEventStore {
         /// The batch's distinct events, each with how many repeats of it the batch held.
         let events: [(event: NewWebhookEvent, repeats: Int)]
         let reconcileMaxAttempts: Int
+        /// This process's worker, when it runs one.
+        let handoff: (any JobAdopter)?
 
         func makeBindings() -> PostgresBindings {
             values.bindings(for: Self.named)
@@ -175,8 +190,7 @@ extension PostgresWebhookEventStore {
             values.set("repeats", events.map(\.repeats))
             // Last: every column above has set its bits.
             values.set("nulls", nulls)
-            // The receiver runs in no worker's run: its jobs go in available, for the workers it wakes.
-            values.merge(Self.enqueue(maxAttempts: reconcileMaxAttempts).values(leasingTo: nil))
+            values.merge(Self.enqueue(maxAttempts: reconcileMaxAttempts).values(leasingTo: handoff))
             return values
         }
 

@@ -3,7 +3,7 @@ import Logging
 public import PostgresNIO
 import RelayDatabase
 public import RelayModel
-import RelayQueue
+public import RelayQueue
 
 /// `WebhookEventStore` on PostgreSQL, and the one owner of a stored event's lifecycle
 /// (`WebhookEventState`). A whole batch is one statement (and so one transaction and one
@@ -14,11 +14,14 @@ public struct PostgresWebhookEventStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let reconcileMaxAttempts: Int
+    /// The worker of this process, to which `store` hands the reconcile jobs it inserts (`JobHandoff`); nil: none runs here.
+    let handoff: (any JobAdopter)?
 
-    public init(client: PostgresClient, logger: Logger, reconcileMaxAttempts: Int = 25) {
+    public init(client: PostgresClient, logger: Logger, reconcileMaxAttempts: Int = 25, handoff: (any JobAdopter)? = nil) {
         self.client = client
         self.logger = logger
         self.reconcileMaxAttempts = reconcileMaxAttempts
+        self.handoff = handoff
     }
 
     public func list(limit: Int) async throws -> [WebhookEventRecord] {

@@ -30,7 +30,7 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     static let numbered = Atomic<Int64>(1)
     let count: Int
     let first: Int64
-    let followUps: FollowUpJobs?
+    let followUps: (any JobAdopter)?
     func makeBindings() -> PostgresBindings {
         var values = NamedBindings()
         values.set("count", count)
@@ -43,7 +43,7 @@ struct EnqueueLeasedStatement: PostgresPreparedStatement {
     /// Inserts `count` children under `followUps` (nil: no worker's run); answers how many were
     /// inserted leased (and handed to the run).
     @discardableResult
-    static func run(_ count: Int, followUps: FollowUpJobs?, on client: PostgresClient) async throws -> Int {
+    static func run(_ count: Int, followUps: (any JobAdopter)?, on client: PostgresClient) async throws -> Int {
         let statement = EnqueueLeasedStatement(count: count, first: numbered.add(Int64(count), ordering: .relaxed).oldValue,
                                                followUps: followUps)
         var leased = 0
@@ -166,6 +166,35 @@ extension LeasedEnqueueTests {
             try await EnqueueLeasedStatement.run(2, followUps: run, on: client)
             try await EnqueueLeasedStatement.run(2, followUps: run, on: client)
             #expect(run.jobs.count == 3)
+        }
+    }
+}
+
+extension LeasedEnqueueTests {
+    /// What a caller outside any run hands the worker of its process (`JobHandoff`, the
+    /// receiver's reconcile jobs) runs there with no claim: its poll is a minute away and
+    /// nothing notifies. Past its free slots, the rest go in available. Once the worker has
+    /// stopped, it is handed nothing.
+    @Test func aWorkerRunsWhatACallerOutsideItsRunsHandsIt() async throws {
+        try await TestDatabase.withFresh { db, client async throws in
+            let queue = PostgresJobQueueFactory.make(client)
+            let runs = ChildHandler.Runs()
+            let worker = JobWorker(queue: queue, handlers: [AnyJobHandler(ChildHandler(runs: runs))],
+                                   configuration: JobWorkerConfiguration(workerID: "serve-worker", concurrency: 2, pollInterval: .seconds(60)),
+                                   logger: TestDatabase.logger)
+            let running = Task { try await worker.run() }
+            defer { running.cancel() }
+            // Its first poll claims nothing (there is nothing yet); then only the hand-off can start a run.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await EnqueueLeasedStatement.run(3, followUps: worker.handoff, on: client) == 2, "two free slots")
+            #expect(try await eventually(timeout: .seconds(30)) { try await queue.list(state: .completed, limit: 10).count == 2 })
+            #expect(runs.attempts.withLock { $0 } == [1, 1])
+            let rows = try await queue.list(state: nil, limit: 10).sorted { $0.id < $1.id }
+            #expect(rows.map(\.state) == [.completed, .completed, .available], "the third waits for a claim")
+            #expect(rows.prefix(2).map(\.leasedBy) == ["serve-worker", "serve-worker"])
+            running.cancel()
+            _ = try? await running.value
+            #expect(worker.handoff.lease(forRunning: ChildJob.kind) == nil, "a stopped worker is handed nothing")
         }
     }
 }
