@@ -3,6 +3,7 @@ import Foundation
 import RelayApp
 import RelayHTTP
 import RelayModel
+import RelayRules
 import RelayStore
 
 struct SilencesCommand: AsyncParsableCommand {
@@ -68,6 +69,14 @@ struct SilencesCommand: AsyncParsableCommand {
         func run() async throws {
             let draft = try draft()
             let environment = try CommandEnvironment(receiving: false)
+            // With a rules file set, the rule must be one of its rules (a misspelt one would silence nothing).
+            if let file = environment.settings.notify.rulesFile {
+                do {
+                    try draft.requireKnownRule(in: Set(RulesCommand.load(file).rules.map(\.name)))
+                } catch {
+                    throw ValidationError("--rule: \(error.reason)")
+                }
+            }
             let logger = environment.logger
             let silence = try await CommandEnvironment.database(environment) { client in
                 try await PostgresSilenceStore(client: client, logger: logger).create(draft, author: CommandOperator.name)

@@ -101,3 +101,26 @@ struct SilenceTests {
         #expect(try make(rule: String(repeating: "e\u{301}", count: 100)).rule?.unicodeScalars.count == 200)
     }
 }
+
+extension SilenceTests {
+    /// A silence must name a rule the rules file has: a misspelt one would silence nothing. One
+    /// that names no rule (fields only) is not checked.
+    @Test func aSilenceNamingNoRuleOfTheFileIsRefusedWithTheRules() throws {
+        let draft = try SilenceDraft.make(rule: "partnr", matchers: SilenceMatchers(), reason: "incident", startsAt: nil, expiresAt: nil,
+                                          duration: "1h", now: Self.now)
+        #expect(throws: SilenceDraft.Invalid.self) { try draft.requireKnownRule(in: ["partner", "finals"]) }
+        do {
+            try draft.requireKnownRule(in: ["partner", "finals"])
+        } catch {
+            #expect(error.field == "rule")
+            #expect(error.reason == #"no rule named "partnr" in the rules file (its rules: finals, partner)"#)
+        }
+        var known = draft
+        known.rule = "partner"
+        try known.requireKnownRule(in: ["partner"])
+        var fieldsOnly = draft
+        fieldsOnly.rule = nil
+        try fieldsOnly.requireKnownRule(in: [])
+        #expect(throws: SilenceDraft.Invalid.self) { try draft.requireKnownRule(in: []) }
+    }
+}

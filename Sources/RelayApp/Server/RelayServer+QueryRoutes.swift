@@ -38,6 +38,7 @@ extension RelayServer {
         routes.itemActions = .postgres(client: client, api: api, settings: settings, logger: logger)
         routes.targetTests = RuledTargetTester(rules: rules, settings: settings, logger: logger)
         routes.silences = PostgresSilenceStore(client: client, logger: logger)
+        if settings.notify.rulesFile != nil { routes.silenceRuleNames = { Set(rules.current.rules.map(\.name)) } }
         routes.add(to: router)
     }
 }

@@ -42,6 +42,8 @@ public struct QueryRoutes: Sendable {
     public var targetTests: (any TargetTesting)?
     /// Silences (`/v1/silences`, the console's Silences page); nil: not served.
     public var silences: (any SilenceStoring)?
+    /// The rule names of the rules file in force, when one is set: a silence must name one of them.
+    public var silenceRuleNames: (@Sendable () -> Set<String>)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore, items: any ItemQueries,
                 deliveries: any DeliveryQueries, events: any WebhookEventQueries, sdkUsers: any SDKUserStore,
@@ -84,7 +86,7 @@ public struct QueryRoutes: Sendable {
         if let changes { ChangesAPIController(feed: changes).addRoutes(to: v1) }
         if let targets { TargetsAPIController(targets: targets).addRoutes(to: v1) }
         if let targetTests { TargetTestAPIController(tests: targetTests).addRoutes(to: v1) }
-        if let silences { SilencesAPIController(silences: silences).addRoutes(to: v1) }
+        if let silences { SilencesAPIController(silences: silences, ruleNames: silenceRuleNames).addRoutes(to: v1) }
         SDKAuthorizeController(api: api, users: sdkUsers, rate: sdkRate).addRoutes(to: v1)
         OpenAPIController().addRoutes(to: router)
         var console = ConsoleController(auth: auth, sessions: sessions, items: items, deliveries: deliveries, importer: importer,
@@ -94,6 +96,7 @@ public struct QueryRoutes: Sendable {
         console.actions = itemActions
         console.targetTests = targetTests
         console.silences = silences
+        console.silenceRuleNames = silenceRuleNames
         console.addRoutes(to: router)
     }
 }

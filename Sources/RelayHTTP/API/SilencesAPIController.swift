@@ -8,9 +8,12 @@ import RelayModel
 /// Every silence is kept: who made it and why, who expired it.
 public struct SilencesAPIController: Sendable {
     let silences: any SilenceStoring
+    /// The rule names of the rules file in force, when one is set: a silence must name one of them.
+    let ruleNames: (@Sendable () -> Set<String>)?
 
-    public init(silences: any SilenceStoring) {
+    public init(silences: any SilenceStoring, ruleNames: (@Sendable () -> Set<String>)? = nil) {
         self.silences = silences
+        self.ruleNames = ruleNames
     }
 
     static let bodyFields: Set<String> = ["rule", "matchers", "reason", "starts_at", "expires_at", "duration"]
@@ -39,13 +42,13 @@ public struct SilencesAPIController: Sendable {
     @Sendable func create(_ request: Request, context: RelayRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await JSONRequestBody.object(request, maxBytes: 16_384, fields: Self.bodyFields)
-        let silence = try await silences.create(try Self.draft(body), author: "token \(caller.name)")
+        let silence = try await silences.create(try Self.draft(body, knownRules: ruleNames?()), author: "token \(caller.name)")
         context.logger.notice("api: silence made", metadata: ["silence_id": "\(silence.id)", "by": "\(caller.name)"])
         return try JSONResponse.make(APISilence(silence), status: .created)
     }
 
     /// A request body as a checked draft; 400 naming the field otherwise.
-    static func draft(_ body: [String: JSONValue], now: Date = Date()) throws -> SilenceDraft {
+    static func draft(_ body: [String: JSONValue], knownRules: Set<String>? = nil, now: Date = Date()) throws -> SilenceDraft {
         func date(_ key: String) throws -> Date? {
             guard let text = try JSONRequestBody.string(body, key) else { return nil }
             guard let date = dateTime(text) else {
@@ -60,9 +63,11 @@ public struct SilencesAPIController: Sendable {
             case .object(let fields)?: matchers = try SilenceMatchers.parse(fields)
             default: throw APIError(.badRequest, "field \"matchers\": must be an object of fields, each a string or a list of strings")
             }
-            return try SilenceDraft.make(rule: try JSONRequestBody.string(body, "rule"), matchers: matchers,
-                                         reason: try JSONRequestBody.string(body, "reason"), startsAt: try date("starts_at"),
-                                         expiresAt: try date("expires_at"), duration: try JSONRequestBody.string(body, "duration"), now: now)
+            let draft = try SilenceDraft.make(rule: try JSONRequestBody.string(body, "rule"), matchers: matchers,
+                                              reason: try JSONRequestBody.string(body, "reason"), startsAt: try date("starts_at"),
+                                              expiresAt: try date("expires_at"), duration: try JSONRequestBody.string(body, "duration"), now: now)
+            if let knownRules { try draft.requireKnownRule(in: knownRules) }
+            return draft
         } catch let error as SilenceDraft.Invalid {
             let field = bodyFields.contains(error.field) ? error.field : "matchers.\(error.field)"
             throw APIError(.badRequest, "field \"\(field.prefix(80))\": \(error.reason)")

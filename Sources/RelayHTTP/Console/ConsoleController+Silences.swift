@@ -26,7 +26,7 @@ extension ConsoleController {
         let session = try Self.formSession(context, form: form)
         guard let silences else { throw APIError(.serviceUnavailable, "silences are not available here") }
         let draft: SilenceDraft
-        switch Self.silenceDraft(form) {
+        switch Self.silenceDraft(form, knownRules: silenceRuleNames?()) {
         case .success(let made): draft = made
         case .failure(let error):
             let view = ConsoleViews.silences(try await silences.list(activeOnly: false, limit: 200), session: session, form: form,
@@ -39,7 +39,7 @@ extension ConsoleController {
     }
 
     /// The form's fields as a draft: each matcher field a comma-separated list.
-    static func silenceDraft(_ form: [String: String]) -> Result<SilenceDraft, SilenceDraft.Invalid> {
+    static func silenceDraft(_ form: [String: String], knownRules: Set<String>? = nil) -> Result<SilenceDraft, SilenceDraft.Invalid> {
         Result { () throws(SilenceDraft.Invalid) -> SilenceDraft in
             var matchers = SilenceMatchers()
             for field in SilenceMatchers.fields {
@@ -47,8 +47,10 @@ extension ConsoleController {
                 if !values.isEmpty { try matchers.set(field, values) }
             }
             let rule = form["rule"].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-            return try SilenceDraft.make(rule: rule, matchers: matchers, reason: form["reason"], startsAt: nil, expiresAt: nil,
-                                         duration: form["duration"] ?? "", now: Date())
+            let draft = try SilenceDraft.make(rule: rule, matchers: matchers, reason: form["reason"], startsAt: nil, expiresAt: nil,
+                                              duration: form["duration"] ?? "", now: Date())
+            if let knownRules { try draft.requireKnownRule(in: knownRules) }
+            return draft
         }
     }
 

@@ -42,6 +42,8 @@ public struct ConsoleController: Sendable {
     var targetTests: (any TargetTesting)?
     /// The Silences page (nil: not offered).
     var silences: (any SilenceStoring)?
+    /// The rule names of the rules file in force, when one is set (a silence must name one).
+    var silenceRuleNames: (@Sendable () -> Set<String>)?
 
     public init(auth: BearerAuthenticator, sessions: any ConsoleSessionStore,
                 items: any ItemQueries, deliveries: any DeliveryQueries, importer: (any ItemImporting)? = nil,

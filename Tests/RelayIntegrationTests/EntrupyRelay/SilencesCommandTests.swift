@@ -52,4 +52,26 @@ struct SilencesCommandTests {
             #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM silences") == 0)
         }
     }
+
+    /// With a rules file set, `--rule` must name one of its rules (a misspelt one would silence nothing).
+    @Test func refusesARuleTheRulesFileDoesNotHave() async throws {
+        try await TestDatabase.with { db async throws in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("silence-rules-\(UUID().uuidString).yaml")
+            try """
+                rules:
+                  - name: partner
+                    when: {transition: [result.final]}
+                    notify:
+                      - email: {to: ops@example.com, subject: "{{entrupy_id}}", text: "final"}
+                """.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let env = CommandLineTests.environment(db, ["ENTRUPY_RELAY_RULES_FILE": file.path])
+            let refused = try await CommandLineTests.run(["silences", "add", "--rule", "partnr", "--reason", "r", "--for", "1h"], env: env)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains(#"--rule: no rule named "partnr" in the rules file (its rules: partner)"#), "\(refused.stderr)")
+            #expect(try await TestDatabase.scalar(db, "SELECT count(*) FROM silences") == 0)
+            let made = try await CommandLineTests.run(["silences", "add", "--rule", "partner", "--reason", "r", "--for", "1h"], env: env)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+    }
 }

@@ -36,6 +36,10 @@ struct SilencesAndQuietHoursTests {
                 #expect(made.status == 201, "\(made.body)")
                 let silenceID = try #require(made.json?["id"] as? Int)
                 #expect((made.json?["author"] as? String)?.hasPrefix("token support-") == true, "\(made.body)")
+                // A misspelt rule would silence nothing: refused, naming the rules there are.
+                let misspelt = try await stack.relay.post("/v1/silences", token: support, json: #"{"rule": "partnr", "reason": "r", "duration": "1h"}"#)
+                #expect(misspelt.status == 400, "\(misspelt.body)")
+                #expect(misspelt.message?.contains(#"no rule named "partnr" in the rules file (its rules: partner)"#) == true, "\(misspelt.body)")
 
                 let nike = try await stack.simulator.createItem("sku-silenced", brand: "nike", result: "authentic", final: true)
                 let adidas = try await stack.simulator.createItem("sku-heard", brand: "adidas", result: "authentic", final: true)
