@@ -14,3 +14,11 @@ public struct FetchLease: Sendable, Equatable {
         self.holder = holder
     }
 }
+
+extension FetchLease {
+    /// The key of an item by its Entrupy ID (`id:E123`) and by its customer item ID
+    /// (`cid:SKU-1`): what the worker's `KeyedLock` and `item_fetch_leases` are keyed by. The
+    /// pending read that takes the lease builds it in SQL from these.
+    public static let entrupyIDPrefix = "id:"
+    public static let customerItemIDPrefix = "cid:"
+}

@@ -12,7 +12,7 @@ public struct PostgresFetchLeases: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// Longer than a fetch and its commit can take (the API's timeout and the store's).
-    let duration: Duration
+    public let duration: Duration
 
     public init(client: PostgresClient, logger: Logger, duration: Duration) {
         self.client = client

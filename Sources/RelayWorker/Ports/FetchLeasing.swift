@@ -7,4 +7,6 @@ public protocol FetchLeasing: Sendable {
     func take(_ key: String) async throws -> UUID?
     /// Ends the lease `holder` took (nothing when it expired and another took it over).
     func release(_ key: String, holder: UUID) async throws
+    /// How long a lease lasts unless released: longer than a fetch and its commit can take.
+    var duration: Duration { get }
 }

@@ -30,8 +30,8 @@ public struct ReconcilePipeline: Sendable {
         /// The key fetches of one item are serialised by (`KeyedLock`).
         public var lockKey: String {
             switch self {
-            case .entrupyID(let id): "id:" + id
-            case .customerItemID(let id): "cid:" + id
+            case .entrupyID(let id): FetchLease.entrupyIDPrefix + id
+            case .customerItemID(let id): FetchLease.customerItemIDPrefix + id
             }
         }
     }

@@ -45,7 +45,7 @@ public struct ReconcileWebhookHandler: JobHandler {
     }
 
     public func run(_ args: ReconcileWebhookJob, context: JobContext) async throws -> JobResult {
-        guard let event = try await events.pending(id: args.webhookEventID) else {
+        guard let (event, taken) = try await read(args.webhookEventID) else {
             return .discard(error: "webhook event \(args.webhookEventID) no longer exists")
         }
         guard event.state != .processed else { return .completed }
@@ -57,27 +57,58 @@ public struct ReconcileWebhookHandler: JobHandler {
         } else {
             return .discard(error: "webhook event \(event.id) names no item")
         }
-        return try await itemLock.withLock(target.lockKey, reportingWait: { waited in
-            guard waited else { return try await leased(event, target: target, context: context) }
-            // A fetch that finished while this one waited may have covered the event (and what
-            // was read with it is out of date).
-            guard let current = try await events.pending(id: event.id), current.state != .processed else {
-                MetricHandles.counter(.reconcileCoalesced).increment()
-                return .completed
-            }
-            return try await leased(current, target: target, context: context)
-        })
+        // The lease the read took goes to the run that fetches; any path that does not reach it
+        // (covered while waiting, a failure, a cancellation) ends it here.
+        let claim = taken.map(LeaseClaim.init)
+        do {
+            let result = try await itemLock.withLock(target.lockKey, reportingWait: { waited in
+                guard waited else { return try await leased(event, target: target, context: context, held: claim?.handOn()) }
+                // A fetch that finished while this one waited may have covered the event (and what
+                // was read with it is out of date).
+                guard let current = try await events.pending(id: event.id), current.state != .processed else {
+                    MetricHandles.counter(.reconcileCoalesced).increment()
+                    return .completed
+                }
+                return try await leased(current, target: target, context: context, held: claim?.handOn())
+            })
+            await end(claim)
+            return result
+        } catch {
+            await end(claim)
+            throw error
+        }
     }
 
-    /// Reconciles while holding the item's lease across replicas; waits (snoozes) while another
-    /// replica holds it.
-    private func leased(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext) async throws -> JobResult {
+    /// The event, and the item's fetch lease when the same round trip took it.
+    private func read(_ id: Int64) async throws -> (PendingWebhook, FetchLease?)? {
+        guard let leases else { return try await events.pending(id: id).map { ($0, nil) } }
+        let holder = UUID()
+        guard let (event, key) = try await events.pending(id: id, leasingFor: holder, duration: leases.duration) else { return nil }
+        return (event, key.map { FetchLease(key: $0, holder: holder) })
+    }
+
+    /// Ends a lease the read took that no run took over.
+    private func end(_ claim: LeaseClaim?) async {
+        guard let leases, let lease = claim?.unclaimed else { return }
+        await Task { try? await leases.release(lease.key, holder: lease.holder) }.value
+    }
+
+    /// Reconciles while holding the item's lease across replicas (`held`, when the event's read
+    /// took it); waits (snoozes) while another replica holds it.
+    private func leased(_ event: PendingWebhook, target: ReconcilePipeline.Target, context: JobContext,
+                        held: FetchLease?) async throws -> JobResult {
         guard let leases else { return try await reconcile(event, target: target, context: context) }
-        guard let holder = try await leases.take(target.lockKey) else {
-            MetricHandles.counter(.reconcileLeaseWaits).increment()
-            return .snooze(Self.leaseWait)
+        let lease: FetchLease
+        if let held, held.key == target.lockKey {
+            lease = held
+        } else {
+            if let held { try? await leases.release(held.key, holder: held.holder) }
+            guard let holder = try await leases.take(target.lockKey) else {
+                MetricHandles.counter(.reconcileLeaseWaits).increment()
+                return .snooze(Self.leaseWait)
+            }
+            lease = FetchLease(key: target.lockKey, holder: holder)
         }
-        let lease = FetchLease(key: target.lockKey, holder: holder)
         // A reconcile that commits ends the lease with its commit (`releasing`); any other
         // outcome releases it here, even when the job was cancelled (a timeout, shutdown): an
         // unstructured task is not cancelled with this one, so others need not wait for the
