@@ -99,10 +99,10 @@ public struct ReconcileWebhookHandler: JobHandler {
                         held: FetchLease?) async throws -> JobResult {
         guard let leases else { return try await reconcile(event, target: target, context: context) }
         let lease: FetchLease
-        if let held, held.key == target.lockKey {
+        if let held {
+            // Taken by the event's read, under the key it built as `target.lockKey` is built.
             lease = held
         } else {
-            if let held { try? await leases.release(held.key, holder: held.holder) }
             guard let holder = try await leases.take(target.lockKey) else {
                 MetricHandles.counter(.reconcileLeaseWaits).increment()
                 return .snooze(Self.leaseWait)
