@@ -1,6 +1,7 @@
 import Foundation
 import RelayModel
 import RelayStore
+import Synchronization
 import Testing
 
 /// Order per item and target (issue 46), end to end: a new item with a final result makes two
@@ -35,6 +36,21 @@ struct DeliveryOrderTests {
         try await NotifyEnvironment.deliveries(stack.database, item: item).filter { $0.rule == rule }.sorted { $0.id < $1.id }
     }
 
+    /// Waits (up to 20 s) until the first of the item's pair is failed and the later one is
+    /// shown held behind it, its recheck more than `recheckBeyond` seconds away when given;
+    /// answers whether it came to that, and the pair as last read.
+    static func heldBehindFailing(_ stack: ReconcileStack, item: String,
+                                  recheckBeyond: TimeInterval? = nil) async throws -> (held: Bool, pair: [DeliveryRecord]) {
+        let last = Mutex<[DeliveryRecord]>([])
+        let held = try await eventually(timeout: .seconds(20)) {
+            let pair = try await Self.pair(stack, item: item)
+            last.withLock { $0 = pair }
+            return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
+                && recheckBeyond.map { (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval($0) } ?? true
+        }
+        return (held, last.withLock { $0 })
+    }
+
     /// What the sink received for `item` at `path`, in arrival order: each message's type and the answer.
     static func received(_ callbacks: TestCallbackServer, path: String, item: String) throws -> [(type: String, status: Int, at: Double)] {
         try callbacks.requests().filter { $0.path == path && $0.body.jsonText.contains(item) }.sorted { $0.receivedAt < $1.receivedAt }
@@ -50,13 +66,8 @@ struct DeliveryOrderTests {
                 let id = try await stack.simulator.createItem("ord-a", result: "authentic", final: true)
                 let other = try await stack.simulator.createItem("ord-b", result: "authentic", final: true)
                 // The later one is shown held behind the first while the first is failing.
-                var pair: [DeliveryRecord] = []
-                let held = try await eventually(timeout: .seconds(20)) {
-                    pair = try await Self.pair(stack, item: id)
-                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
-                }
-                let seen = pair
-                #expect(held, "\(seen.map { "\($0.id) \($0.transition) \($0.state) behind \($0.heldBehind.map(String.init) ?? "-")" })")
+                let (held, pair) = try await Self.heldBehindFailing(stack, item: id)
+                #expect(held, "\(pair.map { "\($0.id) \($0.transition) \($0.state) behind \($0.heldBehind.map(String.init) ?? "-")" })")
                 let (first, later) = (try #require(pair.first), try #require(pair.last))
                 #expect(first.transition == "item.created" && later.transition == "result.final")
                 #expect(later.attempts == 0, "held: not attempted")
@@ -146,16 +157,10 @@ struct DeliveryOrderTests {
                                                  extra: NotifyEnvironment.withoutBreaker)
             try await ReconcileStack.with(env: env) { stack async throws in
                 let id = try await stack.simulator.createItem("ord-wake", result: "authentic", final: true)
-                var pair: [DeliveryRecord] = []
-                let held = try await eventually(timeout: .seconds(20)) {
-                    pair = try await Self.pair(stack, item: id)
-                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
-                        && (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval(15)
-                }
-                let seen = pair
-                #expect(held, "\(seen.map { "\($0.transition) \($0.state) \($0.heldBehind.map(String.init) ?? "-") \($0.nextAttemptAt ?? .distantPast)" })")
+                let (held, pair) = try await Self.heldBehindFailing(stack, item: id, recheckBeyond: 15)
+                #expect(held, "\(pair.map { "\($0.transition) \($0.state) \($0.heldBehind.map(String.init) ?? "-") \($0.nextAttemptAt ?? .distantPast)" })")
                 let support = try await APIAccess.token(stack.database, role: .support)
-                let retried = try await stack.relay.post("/v1/deliveries/\(pair[0].id)/retry", token: support, json: "{}")
+                let retried = try await stack.relay.post("/v1/deliveries/\(try #require(pair.first).id)/retry", token: support, json: "{}")
                 #expect(retried.status < 300, "\(retried.body)")
                 let started = ContinuousClock.now
                 let delivered = try await eventually(timeout: .seconds(12)) {
@@ -181,12 +186,7 @@ struct DeliveryOrderTests {
                                                  extra: NotifyEnvironment.withoutBreaker)
             try await ReconcileStack.with(env: env) { stack async throws in
                 let id = try await stack.simulator.createItem("ord-silence", result: "authentic", final: true)
-                let held = try await eventually(timeout: .seconds(20)) {
-                    let pair = try await Self.pair(stack, item: id)
-                    return pair.count == 2 && pair[0].state == .failed && pair[1].shownHeldBehind == pair[0].id
-                        && (pair[1].nextAttemptAt ?? .distantPast) > Date().addingTimeInterval(15)
-                }
-                #expect(held)
+                #expect(try await Self.heldBehindFailing(stack, item: id, recheckBeyond: 15).held)
                 let first = try #require(try await Self.pair(stack, item: id).first?.id)
                 let support = try await APIAccess.token(stack.database, role: .support)
                 let silence = try await stack.relay.post("/v1/silences", token: support, json: """

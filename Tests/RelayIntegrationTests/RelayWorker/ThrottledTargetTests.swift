@@ -12,16 +12,7 @@ struct ThrottledTargetTests {
     static let backlog = 500
 
     static func rules(_ callbacks: TestCallbackServer) -> String {
-        """
-        rules:
-          - name: partner
-            when: {transition: [result.final]}
-            notify:
-              - webhook: {url: "\(callbacks.url("/ok"))", secret: "${CALLBACK_SECRET}"}
-        targets:
-          - url: http://127.0.0.1:\(callbacks.port)
-            rate_limit: 5/s
-        """
+        ThrottleRateChangeTests.rules(callbacks, rate: "5/s")
     }
 
     /// The fingerprint of the rule's signing secret, as the planner stores it with a delivery.
