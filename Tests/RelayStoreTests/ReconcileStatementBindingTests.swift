@@ -45,11 +45,13 @@ struct ReconcileStatementBindingTests {
         Self.check(stale.values, PostgresReconcileStore.RecordStaleStatement.named, "stale")
     }
 
-    /// The one with deliveries is the other with the deliveries' CTEs added: same item
-    /// parameters, in the same places.
+    /// The one with deliveries is the other with the deliveries' CTEs added (and the check of
+    /// the submitter's ID they were rendered with, first): same item parameters, in the same order.
     @Test func theStatementsShareTheirItemParameters() {
         let plain = PostgresReconcileStore.StoreStatement.named.names
-        let full = PostgresReconcileStore.StoreWithDeliveriesStatement.named.names
+        let all = PostgresReconcileStore.StoreWithDeliveriesStatement.named.names
+        #expect(Array(all.prefix(2)) == ["submitter_username", "submitter_unique_user_id"])
+        let full = Array(all.dropFirst(2))
         #expect(Array(full.prefix(plain.count)) == plain)
         #expect(full.dropFirst(plain.count).allSatisfy { $0.hasPrefix("delivery_") || $0.hasPrefix("enqueued_") })
     }

@@ -18,6 +18,9 @@ public struct ReconcileChange: Sendable, Equatable {
     /// erased), and so are its webhooks' bodies. Otherwise the commit is refused when one of the
     /// item's keys was erased (`ErasedSubjectFound`).
     public var peopleErased: Bool
+    /// The submitter's ID the deliveries were rendered with, when they needed one: the commit
+    /// is refused if the SDK users mirror now says otherwise.
+    public var submitter: SubmitterLookup?
 
     public init(item: EntrupyItem, observedAt: Date, source: ReconcileSource, basedOn: StoredItemState?,
                 transitions: [Transition], deliveries: [PlannedDelivery], stale: Bool = false, peopleErased: Bool = false) {

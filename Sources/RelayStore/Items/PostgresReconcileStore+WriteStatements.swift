@@ -79,6 +79,8 @@ extension PostgresReconcileStore {
             values.set("delivery_targets", planned.map(\.target))
             values.set("delivery_payloads", planned.map(\.payload.json.jsonText))
             values.set("delivery_signing_key_ids", planned.map { $0.signingKeyID ?? "" })
+            values.set("submitter_username", change.submitter.map { StoredText.clean($0.username) })
+            values.set("submitter_unique_user_id", change.submitter?.uniqueUserID)
             values.merge(Self.deliverJobs.values(leasingTo: followUps))
             return values
         }
@@ -93,9 +95,11 @@ extension PostgresReconcileStore {
     }
 
     /// The CTEs both store statements begin with: the item's write, its transitions and the
-    /// fetch's record (`StoreStatement` explains them).
-    static let storeItemCTEs = """
-            WITH \(forgottenCTE),
+    /// fetch's record (`StoreStatement` explains them). `firstCTEs`: more CTEs to put first,
+    /// and `gate`: a further condition of the item's write.
+    static func storeItemCTEs(firstCTEs: String = "", gate: String = "true") -> String {
+        """
+            WITH \(firstCTEs)\(forgottenCTE),
             updated AS (
                 -- A stored item changes only while its row holds the basis. Under READ COMMITTED
                 -- the UPDATE waits for a concurrent writer of the row, then checks its basis
@@ -107,7 +111,7 @@ extension PostgresReconcileStore {
                        fetched_at = :observed_at::timestamptz, raw = :raw::text::jsonb,
                        updated_at = CASE WHEN :changed::bool THEN now() ELSE items.updated_at END,
                        erased_at = CASE WHEN :people_erased::bool THEN coalesce(items.erased_at, now()) ELSE items.erased_at END
-                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(holdsBasis) AND \(clearOfErasures)
+                WHERE entrupy_id = :entrupy_id::text AND NOT :is_new::bool AND \(holdsBasis) AND \(clearOfErasures) AND \(gate)
                 -- A data-modifying CTE always runs, so the item is written even with no transitions.
                 RETURNING entrupy_id),
             inserted AS (
@@ -119,7 +123,7 @@ extension PostgresReconcileStore {
                        :result_message::text, :flag::text, :brand::text, :model::text, :category::text, :username::text,
                        :certificate_url::text, :submitted_at::timestamptz, :observed_at::timestamptz, :raw::text::jsonb,
                        CASE WHEN :people_erased::bool THEN now() END
-                WHERE :is_new::bool AND \(clearOfErasures)
+                WHERE :is_new::bool AND \(clearOfErasures) AND \(gate)
                 ON CONFLICT (entrupy_id) DO NOTHING
                 RETURNING entrupy_id),
             stored AS (SELECT entrupy_id FROM updated UNION ALL SELECT entrupy_id FROM inserted),
@@ -132,16 +136,29 @@ extension PostgresReconcileStore {
                 RETURNING id, kind),
             \(recordFetch(gate: "stored"))
             """
+    }
 
     /// The text of `StoreStatement`.
-    static let storeText = storeItemCTEs + """
+    static let storeText = storeItemCTEs() + """
 
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[],
-                   \(refusedForErasure)
+                   \(refusedForErasure), false
             """
 
-    /// The text of `StoreWithDeliveriesStatement`: the deliveries and their jobs after the item's CTEs.
-    static let storeWithDeliveriesText = storeItemCTEs + """
+    /// `submitter.current`: the submitter's ID the deliveries were rendered with
+    /// (`:submitter_unique_user_id`, looked up for `:submitter_username`; no username: none
+    /// was) is still the SDK users mirror's. One probe of `sdk_users_username`.
+    static let submitterCTE = """
+        submitter AS (
+            SELECT :submitter_username::text IS NULL
+                   OR (SELECT unique_user_id FROM sdk_users WHERE username = :submitter_username::text
+                       ORDER BY last_authorized_at DESC LIMIT 1) IS NOT DISTINCT FROM :submitter_unique_user_id::text AS current),
+
+        """
+
+    /// The text of `StoreWithDeliveriesStatement`: the deliveries and their jobs after the item's
+    /// CTEs, written only while the submitter's ID they were rendered with holds.
+    static let storeWithDeliveriesText = storeItemCTEs(firstCTEs: submitterCTE, gate: "(SELECT current FROM submitter)") + """
             ,
             -- How many transitions of each kind the item's timeline held before: this statement
             -- does not see its own inserts. Counted once per kind, not once per new row: the
@@ -180,7 +197,8 @@ extension PostgresReconcileStore {
             -- The queue's fragment: a deliver job for each row of created (see JobInsert).
             \(StoreWithDeliveriesStatement.deliverJobs.text)
             SELECT (SELECT count(*) FROM stored)::int8, (SELECT count(*) FROM covered)::int8, (SELECT count(*) FROM created)::int8,
-                   (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased), \(refusedForErasure)
+                   (SELECT ids FROM enqueued_leased), (SELECT args FROM enqueued_leased), \(refusedForErasure),
+                   NOT (SELECT current FROM submitter)
             """
 
     /// The values of either store statement's item, change and basis, by name.
@@ -222,7 +240,7 @@ extension PostgresReconcileStore {
         static let named = NamedSQL("""
             WITH locked AS (SELECT FROM items WHERE entrupy_id = :entrupy_id::text AND \(PostgresReconcileStore.holdsBasis) FOR UPDATE),
             \(PostgresReconcileStore.recordFetch(gate: "locked"))
-            SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[], false
+            SELECT (SELECT count(*) FROM locked)::int8, (SELECT count(*) FROM covered)::int8, 0::int8, '{}'::int8[], '{}'::text[], false, false
             """)
         static let sql = named.text
 

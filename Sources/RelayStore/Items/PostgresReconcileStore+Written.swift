@@ -16,10 +16,13 @@ extension PostgresReconcileStore {
         /// The write was refused because the item names an erased key and the change has its
         /// people fields (`ErasedSubjectFound`).
         var refusedForErasure: Bool
+        /// The write was refused because the submitter's ID the deliveries were rendered with
+        /// is no longer the SDK users mirror's (`SubmitterLookup`).
+        var submitterChanged: Bool
 
         init(_ row: PostgresRow) throws {
-            (items, covered, deliveries, leasedIDs, leasedArgs, refusedForErasure)
-                = try row.decode((Int64, Int64, Int64, [Int64], [String], Bool).self)
+            (items, covered, deliveries, leasedIDs, leasedArgs, refusedForErasure, submitterChanged)
+                = try row.decode((Int64, Int64, Int64, [Int64], [String], Bool, Bool).self)
         }
     }
 }

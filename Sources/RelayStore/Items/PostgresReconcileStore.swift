@@ -15,6 +15,8 @@ import RelayRuntime
 public struct PostgresReconcileStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// The submitters' IDs read before, checked by each commit that rendered with one.
+    let submitters = SubmitterIDCache()
 
     public init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -29,9 +31,14 @@ public struct PostgresReconcileStore: Sendable {
     }
 
     /// The organisation's own ID for an Entrupy username (the SDK users mirror; the latest
-    /// authorised when several share it), for notifications.
+    /// authorised when several share it), for notifications. Answered from memory when it was
+    /// read before: the commit that renders with it checks it (`SubmitterLookup`).
     public func uniqueUserID(username: String) async throws -> String? {
-        try await PreparedStatementRunner.rows(UniqueUserIDStatement(parameter: StoredText.clean(username)), on: client, logger: logger).first
+        let username = StoredText.clean(username)
+        if let remembered = submitters.answer(for: username) { return remembered }
+        let answer = try await PreparedStatementRunner.rows(UniqueUserIDStatement(parameter: username), on: client, logger: logger).first
+        submitters.remember(answer, for: username)
+        return answer
     }
 
     public func state(of entrupyID: String) async throws -> StoredItemState? {
@@ -90,6 +97,10 @@ public struct PostgresReconcileStore: Sendable {
             }
             guard let written = rows.first else { throw StoreError.missingResult }
             if written.refusedForErasure { throw ErasedSubjectFound(entrupyID: item.entrupyID) }
+            if written.submitterChanged, let submitter = change.submitter {
+                // Rendered with an ID the mirror no longer holds: read it again in the next round.
+                submitters.forget(StoredText.clean(submitter.username))
+            }
             guard written.items == 1 else { return nil }
             // Its deliveries' jobs are this run's from here: should the round trip below fail,
             // they are still committed and leased to this worker, which runs them (a delivery

@@ -87,21 +87,23 @@ public struct ReconcilePipeline: Sendable {
             let transitions = Self.transitions(item, observedAt: observedAt, against: stored).map { $0 + Self.overdue(item, threshold: overdue) }
             let rules = rules(for: source, notify: notify)
             // Notifications carry the organisation's own ID for the submitter: looked up only
-            // when a rule fires (one query, from the SDK users mirror), so they render once.
-            var uniqueUserID: String?
+            // when a rule fires (from the SDK users mirror, or the store's memory of it), so they
+            // render once; the commit is refused if the mirror changed meanwhile.
+            var submitter: SubmitterLookup?
             if let username = item.username, let rules, let transitions,
                DeliveryPlanner.plansAny(rules: rules, item: item, transitions: transitions) {
-                uniqueUserID = try await store.uniqueUserID(username: username)
+                submitter = SubmitterLookup(username: username, uniqueUserID: try await store.uniqueUserID(username: username))
             }
             var change = withSpan("rules") { span in
                 let change = Self.plan(item, observedAt: observedAt, source: source, against: stored, transitions: transitions,
-                                       rules: rules, uniqueUserID: uniqueUserID)
+                                       rules: rules, uniqueUserID: submitter?.uniqueUserID)
                 span.attributes["relay.transitions"] = change.transitions.map(\.kind.rawValue)
                 span.attributes["relay.deliveries"] = change.deliveries.count
                 return change
             }
             change.item = erased ? fetched.erasingPeople() : fetched
             change.peopleErased = erased
+            change.submitter = submitter
             do {
                 if let result = try await store.commit(change, followUps: followUps, releasing: lease) {
                     report(result, item: item, source: source)
