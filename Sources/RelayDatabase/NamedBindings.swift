@@ -3,20 +3,27 @@ public import RelayModel
 
 /// Values for a `NamedSQL` statement, set by name and bound in the statement's order, so the
 /// code that binds reads like the statement it binds.
+///
+/// Inlinable, like `PreparedStatementRunner`: every statement a webhook runs sets its values
+/// here, and from another module an unspecialised `set` looked up the value type's metadata at
+/// every call (the relay's profile at notify.sh 200/s: 4.6 % of its CPU in metadata lookups).
 public struct NamedBindings {
-    private var appenders: [String: (inout PostgresBindings) -> Void] = [:]
+    @usableFromInline var appenders: [String: (inout PostgresBindings) -> Void] = [:]
 
-    public init() {}
+    @inlinable public init() {}
 
+    @inlinable
     public mutating func set<Value: PostgresDynamicTypeEncodable>(_ name: String, _ value: Value) {
         appenders[name] = { $0.append(value) }
     }
 
+    @inlinable
     public mutating func set<Value: PostgresDynamicTypeEncodable>(_ name: String, _ value: Value?) {
         appenders[name] = { $0.append(value) }
     }
 
     /// Adds `other`'s values (a fragment's, say); a name both set takes `other`'s value.
+    @inlinable
     public mutating func merge(_ other: NamedBindings) {
         appenders.merge(other.appenders) { _, theirs in theirs }
     }

@@ -12,8 +12,12 @@ public import PostgresNIO
 /// pool opens a fresh one, which prepares again. Errors about the values themselves (data
 /// exceptions, class 22; integrity violations, 23) come after a preparation succeeded, and
 /// keep the connection.
+///
+/// Inlinable, so that each caller runs a version specialised to its statement: unspecialised,
+/// every run instantiated the row sequence's generic types at run time.
 public enum PreparedStatementRunner {
     /// The statement's rows, all of them (the relay's prepared statements answer a few).
+    @inlinable
     public static func rows<Statement: PostgresPreparedStatement>(
         _ statement: Statement, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Statement.Row] {
@@ -32,6 +36,7 @@ public enum PreparedStatementRunner {
     }
 
     /// `rows(_:on:logger:)` on a connection of `client`'s pool.
+    @inlinable
     public static func rows<Statement: PostgresPreparedStatement>(
         _ statement: Statement, on client: PostgresClient, logger: Logger
     ) async throws -> [Statement.Row] {
@@ -40,6 +45,7 @@ public enum PreparedStatementRunner {
 
     /// A server error that is not about the values (class 22 or 23). Errors without a
     /// SQLSTATE (a lost connection) leave the connection to postgres-nio and the pool.
+    @usableFromInline
     static func mayHaveFailedPreparation(_ error: any Error) -> Bool {
         guard let state = PostgresErrorText.sqlState(error) else { return false }
         return !["22", "23"].contains(String(state.prefix(2)))
