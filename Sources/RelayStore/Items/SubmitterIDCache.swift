@@ -9,6 +9,9 @@ import Synchronization
 final class SubmitterIDCache: Sendable {
     /// At most this many usernames are remembered; when full, the cache starts again empty.
     static let capacity = 4_096
+    /// A longer username (the API's answer is bounded only by its 8 MiB body) is looked up
+    /// every time, so the cache holds at most `capacity` × this many bytes of names.
+    static let longestUsername = 256
 
     private let answers = Mutex<[String: String?]>([:])
 
@@ -18,6 +21,7 @@ final class SubmitterIDCache: Sendable {
     }
 
     func remember(_ uniqueUserID: String?, for username: String) {
+        guard username.utf8.count <= Self.longestUsername else { return }
         answers.withLock { answers in
             if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
             answers[username] = .some(uniqueUserID)
