@@ -15,9 +15,10 @@ public protocol ReconcileStoring: Sendable {
     /// (nil, as for a changed basis), and the next lookup reads the mirror again.
     func uniqueUserID(username: String) async throws -> String?
     /// Stores `change`, or answers nil (writing nothing) when the item is no longer stored as
-    /// `change.basedOn` says, or when `change.submitter` is no longer the SDK users mirror's. Its deliveries' jobs go in under `followUps`, the job's run's
-    /// follow-up lease (`JobContext.followUps`): claimed by this worker, which sends them
-    /// when the handler returns; with nil (no worker's run) they go in for any worker.
+    /// `change.basedOn` says, or when `change.submitter` is no longer the SDK users mirror's.
+    /// Its deliveries' jobs go in under `followUps`, the job's run's follow-up lease
+    /// (`JobContext.followUps`): claimed by this worker, which sends them when the handler
+    /// returns; with nil (no worker's run) they go in for any worker.
     /// `releasing`: the fetch lease the reconcile holds, ended once the commit is durable
     /// (not when it is refused: the caller diffs again under the same lease).
     func commit(_ change: ReconcileChange, followUps: FollowUpJobs?, releasing lease: FetchLease?) async throws -> ApplyResult?
