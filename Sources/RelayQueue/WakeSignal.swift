@@ -1,3 +1,4 @@
+import RelayRuntime
 import Synchronization
 
 /// Wakes one waiting loop: NOTIFY arrived, a job finished, or shutdown began. A signal sent
@@ -31,22 +32,21 @@ final class WakeSignal: Sendable {
         waiter?.continuation.resume()
     }
 
-    /// Returns on a signal, after `timeout`, or when the calling task is cancelled.
+    /// Returns on a signal, after `timeout`, or when the calling task is cancelled. The timeout
+    /// is a timer of `CoarseTimers.shared` (it may end up to a tenth of a second late): a task
+    /// group with a sleeping child per wait was three tasks for every pass of a worker's loop.
     func wait(timeout: Duration) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitForSignal(id) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                self.release(id)
-            }
-            await group.next()
-            group.cancelAll()
+        let timer = CoarseTimers.shared.arm(after: timeout) { self.release(id) }
+        await withTaskCancellationHandler {
+            await waitForSignal(id)
+        } onCancel: {
             release(id)
         }
+        CoarseTimers.shared.disarm(timer)
         state.withLock { _ = $0.released.remove(id) }
     }
 

@@ -16,16 +16,11 @@ public func withDeadline<T: Sendable>(
     _ limit: Duration,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await DeadlineRace<T>().run(operation) { race in
-        Task {
-            try? await Task.sleep(for: limit)
-            if !Task.isCancelled { race.finish(.failure(DeadlineExceeded(limit: limit))) }
-        }
-    }
+    try await DeadlineWatch.shared.watch(limit, operation)
 }
 
-/// The first of operation, timer (its own, or a `DeadlineWatch`'s) and cancellation to finish
-/// resumes the caller; the others are cancelled and ignored. Inlinable, like
+/// The first of operation, timer (a `DeadlineWatch`'s, which calls `finish`) and cancellation
+/// to finish resumes the caller; the others are cancelled and ignored. Inlinable, like
 /// `DeadlineWatch.watch`, so a caller in another module gets a version specialised to its
 /// result type: unspecialised, every run looked up this class's and its state's metadata.
 @usableFromInline
@@ -35,7 +30,6 @@ final class DeadlineRace<T: Sendable>: Sendable {
         @usableFromInline var continuation: CheckedContinuation<T, any Error>?
         @usableFromInline var early: Result<T, any Error>?
         @usableFromInline var work: Task<Void, Never>?
-        @usableFromInline var timer: Task<Void, Never>?
         @usableFromInline var done = false
 
         @inlinable init() {}
@@ -45,18 +39,16 @@ final class DeadlineRace<T: Sendable>: Sendable {
     @inlinable init() {}
 
     /// Runs `operation` in a task of its own and returns the first of its result, the timer's
-    /// expiry and the caller's cancellation. `timer` arms this race's own timer; nil when
-    /// another keeps the time (a `DeadlineWatch`, which calls `finish`).
+    /// expiry and the caller's cancellation.
     @inlinable
-    func run(_ operation: @escaping @Sendable () async throws -> T,
-             timer: (DeadlineRace<T>) -> Task<Void, Never>?) async throws -> T {
+    func run(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 start(continuation)
                 let work = Task {
                     do { self.finish(.success(try await operation())) } catch { self.finish(.failure(error)) }
                 }
-                attach(work: work, timer: timer(self))
+                attach(work: work)
             }
         } onCancel: {
             finish(.failure(CancellationError()))
@@ -74,34 +66,28 @@ final class DeadlineRace<T: Sendable>: Sendable {
     }
 
     @inlinable
-    func attach(work: Task<Void, Never>, timer: Task<Void, Never>? = nil) {
+    func attach(work: Task<Void, Never>) {
         let finished = state.withLock { state -> Bool in
             if state.done { return true }
             state.work = work
-            state.timer = timer
             return false
         }
-        if finished {
-            work.cancel()
-            timer?.cancel()
-        }
+        if finished { work.cancel() }
     }
 
     @inlinable
     func finish(_ result: Result<T, any Error>) {
-        let (continuation, work, timer) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) in
-            guard !state.done else { return (nil, nil, nil) }
+        let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            guard !state.done else { return (nil, nil) }
             state.done = true
             defer {
                 state.continuation = nil
                 state.work = nil
-                state.timer = nil
             }
             if state.continuation == nil { state.early = result }
-            return (state.continuation, state.work, state.timer)
+            return (state.continuation, state.work)
         }
         work?.cancel()
-        timer?.cancel()
         continuation?.resume(with: result)
     }
 }
