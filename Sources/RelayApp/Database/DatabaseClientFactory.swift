@@ -23,11 +23,17 @@ public enum DatabaseClientFactory {
         configuration.options.maximumConnections = poolSize
         // Never `minimumConnections`: postgres-nio 1.33.2 traps when a connection is asked for
         // while fewer than that many are open, which a database restart under load brings about
-        // (PoolResilienceTests). Opened connections stay while used, and five minutes idle, so
-        // those `PoolWarmup` opens at start are still there for a burst after a quiet spell.
-        configuration.options.connectionIdleTimeout = .seconds(300)
+        // (PoolResilienceTests). So every connection the pool parks gets an idle timer: a task
+        // group of three tasks around a `Task.sleep`, which stays enqueued (holding its task's
+        // memory) until its time has passed even once the connection is used again. Idle
+        // connections close after a minute, not five: at notify.sh's 200 webhooks a second
+        // (five parks each) the timers of five minutes held about 230 MiB. A minute is within
+        // the idle limits of common NATs and load balancers (AWS 350 s, Azure 240 s), so no
+        // keep-alive query is needed to keep their connections through them: the keep-alive
+        // timer, armed at every park too, doubled the tasks and sleeps.
+        configuration.options.connectionIdleTimeout = .seconds(60)
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
+        configuration.options.keepAliveBehavior = nil
         var parameters: [(String, String)] = []
         if let statementTimeout { parameters.append(("statement_timeout", "\(max(1, statementTimeout.milliseconds))")) }
         if !synchronousCommit { parameters.append(("synchronous_commit", "off")) }

@@ -10,7 +10,7 @@ import Synchronization
 /// burst after a start: on notify.sh's drive 33 forks and authentications landed in the first
 /// half second of load, and the end-to-end latency of the first 3 seconds reached 0.5-0.8 s.
 /// It holds every connection at the same time, so each is a distinct, working one; the pool
-/// keeps them while they are used and for five minutes idle (`DatabaseClientFactory`). If they cannot all be opened
+/// keeps them while they are used and for a minute idle (`DatabaseClientFactory`). If they cannot all be opened
 /// within `deadline` (PostgreSQL down, `max_connections` too small), it gives up waiting: the
 /// relay becomes ready on its database check alone.
 public final class PoolWarmup: Service, Sendable {
