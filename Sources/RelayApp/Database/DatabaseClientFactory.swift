@@ -27,7 +27,8 @@ public enum DatabaseClientFactory {
         // group of three tasks around a `Task.sleep`, which stays enqueued (holding its task's
         // memory) until its time has passed even once the connection is used again. Idle
         // connections close after a minute, not five: at notify.sh's 200 webhooks a second
-        // (five parks each) the timers of five minutes held about 230 MiB. A minute is within
+        // (five parks each) the timers of five minutes would hold about 230 MiB (the relay grew
+        // 44 MiB in a minute without keep-alive, and had four to go). A minute is within
         // the idle limits of common NATs and load balancers (AWS 350 s, Azure 240 s), so no
         // keep-alive query is needed to keep their connections through them: the keep-alive
         // timer, armed at every park too, doubled the tasks and sleeps.
