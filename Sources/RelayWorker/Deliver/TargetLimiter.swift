@@ -1,3 +1,4 @@
+import RelayRuntime
 import Synchronization
 
 /// Caps the attempts in flight per target (a callback host, or the SMTP server), so one slow
@@ -42,11 +43,10 @@ public final class TargetLimiter: Sendable {
             case nil: continuation.resume(returning: false)
             case .some(nil): continuation.resume(returning: true)
             case .some(let id?):
-                let patience = self.patience
-                Task {
-                    try? await Task.sleep(for: patience)
-                    self.giveUp(id, target: target)
-                }
+                // A timer of the shared table, not a sleeping task: a waiter served by `release`
+                // leaves it to fire into nothing, and a task's sleep would have held its memory
+                // until then all the same.
+                _ = CoarseTimers.shared.arm(after: patience) { self.giveUp(id, target: target) }
             }
         }
     }
